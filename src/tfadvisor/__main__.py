@@ -1,0 +1,3 @@
+from tfadvisor.cli.main import main
+
+main()

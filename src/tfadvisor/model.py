@@ -1,0 +1,242 @@
+"""The data every command produces and every renderer consumes.
+
+Facts, findings, verdicts and measurements are plain dataclasses, kept apart from how they are
+shown: the analysis fills them, renderers (``tfadvisor.report``) only read them. ``Report`` maps
+one-to-one onto the JSON schema version 1 (``schema/report.schema.json``); adding a field is fine,
+renaming or removing one is a schema change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
+from typing import Any, Literal
+
+SCHEMA_VERSION = 1
+
+
+class Verdict(str, Enum):
+    """One answer per function (see DESIGN.md, "Verdicts")."""
+
+    DECORATE = "decorate"
+    KEEP = "keep"
+    RECONFIGURE = "reconfigure"
+    UNDECORATE = "undecorate"
+    FIX_FIRST = "fix-first"
+    LEAVE_EAGER = "leave-eager"
+
+    def __str__(self) -> str:  # so f-strings and rich show "fix-first", not "Verdict.FIX_FIRST"
+        return self.value
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+Confidence = Literal["certain", "speculative"]
+VariableCreation = Literal["none", "guarded", "unguarded"]
+Role = Literal["compute", "builder", "io", "other"]
+
+
+@dataclass
+class FileStatus:
+    """One input file: read and parsed (``ok``) or not (``error`` with a one-line reason)."""
+
+    path: str
+    status: Literal["ok", "error"] = "ok"
+    error: str | None = None
+
+
+@dataclass
+class Facts:
+    """What the analysis knows about one function, independent of any verdict."""
+
+    tensor_computation: bool = False
+    tensor_params: list[str] = field(default_factory=list)
+    primitive_params: list[str] = field(default_factory=list)
+    unknown_params: list[str] = field(default_factory=list)
+    python_side_effects: bool = False
+    recursive: bool = False
+    creates_variables: VariableCreation = "none"
+    role: Role = "other"
+
+
+@dataclass
+class FixInfo:
+    safe: bool
+    description: str
+
+
+@dataclass
+class Finding:
+    """One rule firing at one place. Lines are 1-based, columns 0-based (as ``ast``)."""
+
+    rule: str
+    severity: Severity
+    path: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    function: str | None
+    message: str
+    fix: FixInfo | None = None
+    # Not in schema v1's required set: where in a notebook the finding is ("cell 3, line 2").
+    cell: int | None = None
+    cell_line: int | None = None
+    suppressed: bool = False
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.col, self.rule)
+
+
+@dataclass
+class ModeMeasurement:
+    """One execution mode (eager, graph, xla) of one function, measured in a child process."""
+
+    mode: Literal["eager", "graph", "xla"]
+    first_call_s: float | None = None
+    per_call_s: float | None = None  # steady-state median
+    iqr_s: float | None = None
+    rounds: int = 0
+    outliers: int = 0
+    traces: int | None = None
+    error: str | None = None
+
+
+@dataclass
+class Measurement:
+    """The ``measurement`` object of the schema: eager against graph for one function."""
+
+    calls: int
+    eager_s: float | None = None  # per call, steady state
+    graph_s: float | None = None
+    trace_s: float | None = None  # first-call overhead of graph mode (trace + compile)
+    traces: int | None = None
+    xla_s: float | None = None
+    break_even_calls: float | None = None
+    saved_s: float | None = None  # over ``calls`` calls; negative means graph mode loses time
+    saved_interval_s: list[float] | None = None
+    equivalent: bool | None = None
+    modes: list[ModeMeasurement] = field(default_factory=list)
+    retraces: list[str] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class FunctionReport:
+    id: str
+    path: str
+    qualname: str
+    line: int
+    end_line: int
+    decorated: bool
+    facts: Facts
+    verdict: Verdict
+    reasons: list[str] = field(default_factory=list)
+    confidence: Confidence = "certain"
+    assumptions: list[str] = field(default_factory=list)
+    measurement: Measurement | None = None
+
+
+@dataclass
+class Report:
+    """Everything one command found: the single object that every renderer reads."""
+
+    files: list[FileStatus] = field(default_factory=list)
+    functions: list[FunctionReport] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    command: str = "check"
+    # Free-form run-level data (e.g. the observed program's exit status and wall time for `run`).
+    run: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        from tfadvisor import __version__
+
+        out: dict[str, Any] = {
+            "schema": SCHEMA_VERSION,
+            "tool": {"name": "tfadvisor", "version": __version__},
+            "command": self.command,
+            "files": [_clean(asdict(f)) for f in self.files],
+            "functions": [_clean(asdict(f)) for f in self.functions],
+            "findings": [_clean(asdict(f)) for f in self.findings],
+        }
+        if self.run is not None:
+            out["run"] = self.run
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        """Inverse of ``to_dict``; raises ``ReportFormatError`` for anything that is not ours."""
+        if not isinstance(data, dict) or data.get("tool", {}).get("name") != "tfadvisor":
+            raise ReportFormatError("not a tfadvisor report (no tool.name 'tfadvisor')")
+        if data.get("schema") != SCHEMA_VERSION:
+            raise ReportFormatError(
+                f"report has schema version {data.get('schema')!r}; this tfadvisor reads {SCHEMA_VERSION}"
+            )
+        try:
+            return cls(
+                files=[_build(FileStatus, f) for f in data.get("files", [])],
+                functions=[_function_from_dict(f) for f in data.get("functions", [])],
+                findings=[_finding_from_dict(f) for f in data.get("findings", [])],
+                command=data.get("command", "check"),
+                run=data.get("run"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReportFormatError(f"malformed report: {exc}") from exc
+
+    def function(self, function_id: str) -> FunctionReport | None:
+        return next((f for f in self.functions if f.id == function_id), None)
+
+
+class ReportFormatError(ValueError):
+    """A report file that tfadvisor cannot read back."""
+
+
+def _clean(d: dict[str, Any]) -> dict[str, Any]:
+    """Enums to their values, recursively (asdict keeps Enum members)."""
+    out: dict[str, Any] = {}
+    for key, value in d.items():
+        if isinstance(value, Enum):
+            value = value.value
+        elif isinstance(value, dict):
+            value = _clean(value)
+        elif isinstance(value, list):
+            value = [_clean(v) if isinstance(v, dict) else (v.value if isinstance(v, Enum) else v) for v in value]
+        out[key] = value
+    return out
+
+
+def _build(cls: type, data: dict[str, Any]) -> Any:
+    """Construct a dataclass from a dict, ignoring unknown keys (later schema additions)."""
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _finding_from_dict(d: dict[str, Any]) -> Finding:
+    finding = _build(Finding, d)
+    finding.severity = Severity(finding.severity)
+    if isinstance(finding.fix, dict):
+        finding.fix = _build(FixInfo, finding.fix)
+    return finding
+
+
+def _function_from_dict(d: dict[str, Any]) -> FunctionReport:
+    fn = _build(FunctionReport, d)
+    fn.facts = _build(Facts, d["facts"])
+    fn.verdict = Verdict(d["verdict"])
+    if isinstance(d.get("measurement"), dict):
+        m = _build(Measurement, d["measurement"])
+        m.modes = [_build(ModeMeasurement, x) for x in d["measurement"].get("modes", [])]
+        fn.measurement = m
+    return fn
