@@ -1,11 +1,100 @@
-"""`tfadvisor fix` (work in progress)."""
+"""`tfadvisor fix`: apply the verdicts and the safe fixes to the code, formatting kept."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 import click
+
+from tfadvisor.fix.engine import FileOutcome, run_plan, unified_diff
+from tfadvisor.fix.planner import Options, plan
+from tfadvisor.model import Report, ReportFormatError
+from tfadvisor.sources import discover
+
+
+def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(c.strip() for v in values for c in v.split(",") if c.strip())
+
+
+def _load_report(path: str) -> tuple[Report, dict]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except OSError as exc:
+        raise click.ClickException(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"{path}: not a JSON report: {str(exc).splitlines()[0]}") from None
+    try:
+        return Report.from_dict(raw), raw
+    except ReportFormatError as exc:
+        raise click.ClickException(f"{path}: {exc}") from None
+
+
+def _static_report(paths: list[str]) -> Report:
+    try:
+        from tfadvisor.check import check_paths
+    except ImportError:
+        raise click.ClickException(
+            "the static analysis is not available in this build; pass a report with --from REPORT.json") from None
+    return check_paths(paths)
+
+
+def _summary(outcomes: list[FileOutcome], *, diff: bool) -> tuple[str, bool]:
+    """The text summary and whether any file had an error."""
+    lines: list[str] = []
+    changed = [o for o in outcomes if o.changed and (o.written or diff)]
+    kinds = Counter(e.kind for o in changed for e in o.applied)
+    verb = "would fix" if diff else "fixed"
+    if changed:
+        detail = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        lines.append(f"{verb} {len(changed)} file{'s' if len(changed) != 1 else ''}: "
+                     f"{sum(kinds.values())} edit{'s' if sum(kinds.values()) != 1 else ''} ({detail})")
+        for o in changed:
+            lines.append(f"  {o.path}: " + "; ".join(e.description or e.kind for e in o.applied))
+            lines.extend(f"    note: {n}" for n in o.notes)
+    else:
+        lines.append("nothing to fix")
+    skipped = [s for o in outcomes for s in o.skipped]
+    if skipped:
+        lines.append(f"skipped {len(skipped)}:")
+        lines.extend(f"  {s}" for s in skipped)
+    errors = [o for o in outcomes if o.error]
+    if errors:
+        lines.append(f"left untouched {len(errors)}:")
+        lines.extend(f"  {o.path}: {o.error}" for o in errors)
+    return "\n".join(lines) + "\n", bool(errors)
 
 
 @click.command(name="fix")
-def fix() -> None:
-    """Not built yet."""
-    raise click.ClickException("`tfadvisor fix` is not built yet")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--diff", is_flag=True, help="Print a unified diff and change nothing; exit 1 if there would be changes.")
+@click.option("--from", "from_report", metavar="REPORT.json", type=click.Path(dir_okay=False),
+              help="Use the verdicts and measurements of a `run`/`check` JSON report instead of a fresh check.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes and speculative verdicts.")
+@click.option("--select", multiple=True, metavar="CODES",
+              help="Only these rule codes or prefixes, or verdicts (comma-separated: TF2,decorate).")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Never these rule codes, prefixes or verdicts.")
+def fix(paths: tuple[str, ...], diff: bool, from_report: str | None, unsafe_fixes: bool,
+        select: tuple[str, ...], ignore: tuple[str, ...]) -> None:
+    """Apply the verdicts (add or remove @tf.function, set its options) and the safe fixes.
+
+    Only the files named (or found under the folders named) are touched. Writes are atomic and
+    skipped for a file that changed since it was read; fixed code that would not parse is never
+    written. Exit status: 0 done, 1 with --diff when there would be changes, or when a file had
+    to be left untouched.
+    """
+    files = list(discover(paths))
+    if from_report:
+        report, raw = _load_report(from_report)
+    else:
+        report, raw = _static_report(files), None
+    options = Options(unsafe=unsafe_fixes, select=_codes(select), ignore=_codes(ignore))
+    outcomes = run_plan(plan(report, options, raw), files, write=not diff)
+    if diff:
+        for outcome in outcomes:
+            click.echo(unified_diff(outcome), nl=False)
+    text, errors = _summary(outcomes, diff=diff)
+    click.echo(text, nl=False, err=diff)
+    if errors or (diff and any(o.changed for o in outcomes)):
+        raise SystemExit(1)

@@ -1,0 +1,137 @@
+"""Edits as data: what ``fix`` means to change, before anything touches a file.
+
+The planner turns a Report into these; the transformer applies them to one module. Keeping them
+as plain values lets ``--diff``, the summary and the tests talk about an edit without running it.
+Every edit says where it comes from (``origin``: a verdict such as ``decorate`` or a rule code such
+as ``TF201``), the codes behind it (``reasons``) and whether it is safe (behaviour unchanged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TensorSpecData:
+    """One ``tf.TensorSpec``: ``None`` in ``shape`` for a dimension that varied between calls."""
+
+    shape: tuple[int | None, ...] | None  # None: unknown rank
+    dtype: str  # "float32", "int64", ...
+
+    def source(self, tf: str) -> str:
+        shape = "None" if self.shape is None else "[" + ", ".join("None" if d is None else str(d) for d in self.shape) + "]"
+        return f"{tf}.TensorSpec(shape={shape}, dtype={tf}.{self.dtype})"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Base of every edit. ``kind`` names it in summaries (``decorate``, ``TF201`` ...)."""
+
+    origin: str
+    reasons: tuple[str, ...] = ()
+    safe: bool = True
+    description: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.origin
+
+
+@dataclass(frozen=True)
+class FunctionEdit(Edit):
+    """An edit on the decorator of one function, located by its qualname."""
+
+    qualname: str = ""
+
+
+@dataclass(frozen=True)
+class DecoratorOptions(FunctionEdit):
+    """tf.function options an edit sets; ``None`` leaves an option as it is (or unset).
+
+    When ``input_signature`` does not fit the function's parameters (defaults, ``*args``,
+    a different count), the transformer falls back to ``reduce_retracing=True``.
+    """
+
+    input_signature: tuple[TensorSpecData, ...] | None = None
+    reduce_retracing: bool | None = None
+    jit_compile: bool | None = None
+
+    def options_text(self) -> str:
+        parts = []
+        if self.input_signature is not None:
+            parts.append("input_signature")
+        if self.reduce_retracing is not None:
+            parts.append(f"reduce_retracing={self.reduce_retracing}")
+        if self.jit_compile is not None:
+            parts.append(f"jit_compile={self.jit_compile}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class AddDecorator(DecoratorOptions):
+    """Make an eager function a tf.function (with options when the verdict asks for them)."""
+
+
+@dataclass(frozen=True)
+class RemoveDecorator(FunctionEdit):
+    """Make a tf.function eager again: ``@tf.function``, ``@tf.function(...)``, ``f = tf.function(f)``."""
+
+
+@dataclass(frozen=True)
+class SetDecoratorOptions(DecoratorOptions):
+    """Change an existing tf.function's options."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a rule fix applies. ``function`` + ``def_offset`` survive lines added above the def
+    (decorators, an import), so a report stays usable after an earlier fix; ``line`` is the
+    absolute fallback. ``col`` is 0-based in UTF-8 bytes, as ``ast`` and findings give it; ``span`` is the function's
+    def-to-end line count in the report, to notice that the code changed since."""
+
+    line: int
+    col: int
+    end_line: int
+    function: str | None = None  # qualname
+    def_offset: int | None = None  # line - def line of ``function``
+    span: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleEdit(Edit):
+    """A fix that comes from one finding of one rule."""
+
+    location: Location = field(default_factory=lambda: Location(0, 0, 0))
+
+
+@dataclass(frozen=True)
+class PrintToTfPrint(RuleEdit):
+    """TF201: ``print(...)`` in graph code runs once per trace; ``tf.print`` runs on every call."""
+
+
+@dataclass(frozen=True)
+class RangeToTfRange(RuleEdit):
+    """TF307: ``for i in range(n)`` over a tensor ``n`` unrolls; ``tf.range(n)`` makes a TF loop.
+
+    ``tensor_names`` are the names known to hold tensors (the function's tensor parameters): the
+    rewrite is refused unless every argument of ``range`` is one of them or a ``tf.*`` call.
+    """
+
+    tensor_names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DisableRunEagerly(RuleEdit):
+    """TF405: ``tf.config.run_functions_eagerly(True)`` left on: set it to ``False``."""
+
+
+@dataclass
+class Skipped:
+    """An edit that was planned or asked for but not applied, with the one-line reason."""
+
+    path: str
+    what: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.what}: {self.reason}"

@@ -1,0 +1,207 @@
+"""From a Report to edits per file: which verdicts and findings become changes, and which do not.
+
+Verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfigure`` sets options
+from the reasons (TF506: ``jit_compile=True``; TF101/TF104/TF503/TF601, i.e. retracing:
+``input_signature`` when the calls ``run`` observed were all tensors, else
+``reduce_retracing=True``). Only ``certain`` verdicts unless unsafe fixes are allowed. Findings:
+the rule's fix from the registry (``finding.fix``), safe ones by default, unsafe ones on request.
+Everything left out is a ``Skipped`` with the reason, so the summary can say why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from tfadvisor.fix.edits import (
+    AddDecorator,
+    DisableRunEagerly,
+    Edit,
+    Location,
+    PrintToTfPrint,
+    RangeToTfRange,
+    RemoveDecorator,
+    RuleEdit,
+    SetDecoratorOptions,
+    Skipped,
+    TensorSpecData,
+)
+from tfadvisor.model import Finding, FunctionReport, Report, Verdict
+
+RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
+XLA_REASONS = ("TF506",)
+RULE_EDITS: dict[str, type[RuleEdit]] = {
+    "TF201": PrintToTfPrint,
+    "TF307": RangeToTfRange,
+    "TF405": DisableRunEagerly,
+}
+DTYPES = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+          "uint16", "uint32", "uint64", "bool", "string", "complex64", "complex128"}
+
+
+@dataclass
+class Options:
+    unsafe: bool = False
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def wants(self, codes: Iterable[str]) -> bool:
+        """Ruff-style prefixes (``TF2`` selects TF201...); verdict names (``decorate``) work too."""
+        codes = [c.upper() for c in codes]
+        select = [s.upper() for s in self.select]
+        ignore = [s.upper() for s in self.ignore]
+        if select and "ALL" not in select and not any(c.startswith(s) for c in codes for s in select):
+            return False
+        return not any(c.startswith(s) for c in codes for s in ignore)
+
+
+@dataclass
+class Plan:
+    edits: dict[str, list[Edit]] = field(default_factory=dict)  # path -> edits
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def add(self, path: str, edit: Edit) -> None:
+        self.edits.setdefault(path, []).append(edit)
+
+
+def plan(report: Report, options: Options | None = None, raw: dict[str, Any] | None = None) -> Plan:
+    """Edits for every file of ``report``. ``raw`` is the report's JSON (for ``run``'s signatures)."""
+    options = options or Options()
+    raw_functions = {f.get("id"): f for f in (raw or {}).get("functions", []) if isinstance(f, dict)}
+    result = Plan()
+    for fn in report.functions:
+        _plan_verdict(fn, raw_functions.get(fn.id), options, result)
+    functions = {fn.id: fn for fn in report.functions}
+    for finding in report.findings:
+        _plan_finding(finding, functions.get(finding.function or ""), options, result)
+    return result
+
+
+def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> None:
+    verdict = Verdict(fn.verdict)
+    codes = [verdict.value, *fn.reasons]
+    if verdict not in (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE) or not options.wants(codes):
+        return
+    what = f"{verdict.value} {fn.qualname}"
+    if fn.confidence != "certain" and not options.unsafe:
+        out.skipped.append(Skipped(fn.path, what, "speculative verdict; --unsafe-fixes applies it"))
+        return
+    common = dict(origin=verdict.value, reasons=tuple(fn.reasons), safe=fn.confidence == "certain",
+                  qualname=fn.qualname)
+    if verdict is Verdict.DECORATE:
+        if fn.decorated:
+            return
+        jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
+        out.add(fn.path, AddDecorator(**common, jit_compile=jit,
+                                      description=f"add @tf.function to {fn.qualname}", **_retrace_options(fn, raw_fn)))
+    elif verdict is Verdict.UNDECORATE:
+        if fn.decorated:
+            out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {fn.qualname}"))
+    else:
+        jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
+        retrace = _retrace_options(fn, raw_fn)
+        if jit is None and not retrace:
+            out.skipped.append(Skipped(fn.path, what, f"no option change is known for {', '.join(fn.reasons) or 'no reasons'}"))
+            return
+        edit = SetDecoratorOptions(**common, jit_compile=jit, **retrace)
+        out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {fn.qualname}"))
+
+
+def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[str, Any]:
+    if not any(r in RETRACE_REASONS for r in fn.reasons):
+        return {}
+    signature = input_signature(observed_calls(raw_fn))
+    if signature is not None:
+        return {"input_signature": signature}
+    return {"reduce_retracing": True}
+
+
+def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options, out: Plan) -> None:
+    if finding.suppressed or finding.fix is None or not options.wants([finding.rule]):
+        return
+    what = f"{finding.rule} at line {finding.line}"
+    kind = RULE_EDITS.get(finding.rule)
+    if kind is None:
+        out.skipped.append(Skipped(finding.path, what, "no automatic edit for this rule yet"))
+        return
+    if not finding.fix.safe and not options.unsafe:
+        out.skipped.append(Skipped(finding.path, what, "unsafe fix; --unsafe-fixes applies it"))
+        return
+    if fn is not None:
+        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, function=fn.qualname,
+                            def_offset=finding.line - fn.line, span=fn.end_line - fn.line)
+    else:
+        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line)
+    extra: dict[str, Any] = {}
+    if kind is RangeToTfRange:
+        extra["tensor_names"] = tuple(fn.facts.tensor_params) if fn is not None else ()
+    out.add(finding.path, kind(origin=finding.rule, reasons=(finding.rule,), safe=finding.fix.safe,
+                               description=finding.fix.description, location=location, **extra))
+
+
+# -- observed signatures -----------------------------------------------------------------------
+
+def observed_calls(raw_fn: dict[str, Any] | None) -> list[list[Any]]:
+    """The argument lists ``run`` observed for one function, from its JSON entry.
+
+    Accepted places: ``signatures`` on the function or on its ``measurement``; each call is a
+    list of arguments or ``{"args": [...]}``.
+    """
+    if not raw_fn:
+        return []
+    found = raw_fn.get("signatures")
+    if found is None and isinstance(raw_fn.get("measurement"), dict):
+        found = raw_fn["measurement"].get("signatures")
+    calls: list[list[Any]] = []
+    for call in found or []:
+        if isinstance(call, dict):
+            call = call.get("args", call.get("arguments"))
+        if isinstance(call, list):
+            calls.append(call)
+    return calls
+
+
+def _spec(arg: Any) -> tuple[str, tuple[int | None, ...] | None] | None:
+    """(dtype, shape) of a tensor argument description, None for anything else."""
+    if isinstance(arg, dict):
+        if arg.get("kind", "tensor") not in ("tensor", "Tensor", "EagerTensor", "Variable"):
+            return None
+        dtype, shape = arg.get("dtype"), arg.get("shape")
+    elif isinstance(arg, str) and "[" in arg and arg.endswith("]"):  # "float32[32,3]"
+        dtype, _, dims = arg[:-1].partition("[")
+        shape = [None if d.strip() in ("None", "?", "") else int(d) for d in dims.split(",")] if dims.strip() else []
+    else:
+        return None
+    if isinstance(dtype, str):
+        dtype = dtype.removeprefix("tf.").removeprefix("<dtype: '").removesuffix("'>")
+    if dtype not in DTYPES:
+        return None
+    if shape is None:
+        return dtype, None
+    if not isinstance(shape, (list, tuple)) or not all(d is None or isinstance(d, int) for d in shape):
+        return None
+    return dtype, tuple(shape)
+
+
+def input_signature(calls: list[list[Any]]) -> tuple[TensorSpecData, ...] | None:
+    """One TensorSpec per argument when every observed call passed only tensors of one dtype and
+    rank per position; dimensions that varied become ``None``. None when that does not hold."""
+    if not calls:
+        return None
+    specs = [[_spec(a) for a in call] for call in calls]
+    width = len(specs[0])
+    if width == 0 or any(len(s) != width for s in specs) or any(x is None for s in specs for x in s):
+        return None
+    out: list[TensorSpecData] = []
+    for position in range(width):
+        seen = [s[position] for s in specs]
+        dtypes = {d for d, _ in seen}  # type: ignore[misc]
+        shapes = [shape for _, shape in seen]  # type: ignore[misc]
+        if len(dtypes) != 1:
+            return None
+        if any(s is None for s in shapes) or len({len(s) for s in shapes}) != 1:  # type: ignore[arg-type]
+            out.append(TensorSpecData(None, dtypes.pop()))
+            continue
+        dims = tuple(d[0] if len(set(d)) == 1 else None for d in zip(*shapes))  # type: ignore[misc]
+        out.append(TensorSpecData(dims, dtypes.pop()))
+    return tuple(out)
