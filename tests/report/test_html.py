@@ -1,0 +1,76 @@
+"""HTML report as text: self-contained, everything escaped, plots only with measurements."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tfadvisor.model import Report
+from tfadvisor.report import render
+from tfadvisor.report._html_assets import SCRIPT, script_hash
+from tfadvisor.report.plots import plots
+
+
+def test_self_contained_and_pinned_by_csp(in_project: Path, report: Report) -> None:
+    page = render(report, "html")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "Content-Security-Policy" in page and "default-src &#x27;none&#x27;" in page
+    assert script_hash().replace("'", "&#x27;") in page
+    assert page.count("<script") == 1 and page.count("</script>") == 1
+    assert f"<script>{SCRIPT}</script>" in page
+    # nothing fetched: no src/href attributes at all except SVG-internal references
+    assert not re.search(r'\b(src|href)="(?!#)', page)
+    assert "@import" not in page and "url(http" not in page
+    assert page.count("<svg") == 3
+
+
+def test_user_content_is_escaped(in_project: Path, report: Report) -> None:
+    page = render(report, "html")
+    assert "&lt;/script&gt;&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &lt;b&gt;&amp;amp;&lt;/b&gt;" in page
+    assert "a &lt;b&gt;message&lt;/b&gt; with &lt;/script&gt; &amp; &#x27;quotes&#x27;" in page
+    assert "<b>" not in page
+
+
+def test_hostile_names_and_paths(tmp_path: Path, report: Report) -> None:
+    for fn in report.functions:
+        fn.qualname = 'f$x$"><img src=x onerror=alert(1)>--'
+        fn.id = fn.path + "::" + fn.qualname
+    page = render(report, "html", root=str(tmp_path))  # sources absent: no excerpts, still a page
+    assert "<img" not in page and "onerror=alert(1)&gt;" in page
+    assert 'class="src"' not in page
+
+
+def test_svg_ids_are_unique_across_plots(report: Report) -> None:
+    svgs = [p.svg for p in plots(report)]
+    ids = [i for svg in svgs for i in re.findall(r'\bid="([^"]+)"', svg)]
+    assert len(ids) == len(set(ids)) and ids
+    for svg in svgs:
+        own = set(re.findall(r'\bid="([^"]+)"', svg))
+        refs = set(re.findall(r'(?:href="#|url\(#)([^")]+)', svg))
+        assert refs <= own  # every internal reference points inside the same figure
+        assert "<?xml" not in svg and "<style" not in svg
+
+
+def test_no_measurements_no_matplotlib() -> None:
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, %r)\n"
+        "from report.conftest import make_report\n"
+        "from tfadvisor.report import render\n"
+        "page = render(make_report(measured=False), 'html')\n"
+        "render(make_report(), 'sarif'); render(make_report(), 'github')\n"
+        "assert '<svg' not in page\n"
+        "print('matplotlib' in sys.modules)\n"
+    ) % str(Path(__file__).parent.parent)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def test_summary_figures(in_project: Path, report: Report) -> None:
+    page = render(report, "html")
+    saving = re.search(r'id="projected-saving">([^<]+)<', page)
+    assert saving and saving.group(1).startswith("+")
+    assert "1 suppressed" in page and "pkg/broken.py" in page

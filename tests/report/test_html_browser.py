@@ -1,0 +1,161 @@
+"""The HTML report in a real headless Chromium: loads offline with no console errors, sorts on
+click, shows its plots, and never runs user content as markup or script.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``apt-get install -y chromium chromium-driver``)
+and selenium (driving /usr/bin/chromedriver; nothing is downloaded). Skipped when they are absent on
+a developer machine; in CI (``CI`` set) their absence is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tfadvisor.model import Report
+from tfadvisor.report import render
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def _need(condition: bool, what: str) -> None:
+    if condition:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is required in CI (apt-get install -y chromium chromium-driver; pip install selenium)")
+    pytest.skip(f"{what} not installed: apt-get install -y chromium chromium-driver; pip install selenium")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    _need(CHROMIUM is not None and CHROMEDRIVER is not None, "chromium and chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _need(False, "selenium")
+        raise
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM  # type: ignore[assignment]
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,900",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def page(browser, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Render the measured report, open it once, collect logs and a full-page screenshot."""
+    from .conftest import PROJECT, make_report
+    from tfadvisor.report import _source
+
+    folder = tmp_path_factory.mktemp("html")
+    here = os.getcwd()
+    os.chdir(PROJECT)
+    try:
+        _source.clear_cache()
+        text = render(make_report(), "html")
+    finally:
+        os.chdir(here)
+    html_file = folder / "report.html"
+    html_file.write_text(text, encoding="utf-8")
+    browser.get(html_file.as_uri())
+    ready = browser.execute_script("return document.documentElement.getAttribute('data-ready')")
+    browser_log = browser.get_log("browser")
+    network = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
+    shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+    png = folder / "report.png"
+    import base64
+
+    png.write_bytes(base64.b64decode(shot["data"]))
+    return {"file": html_file, "ready": ready, "log": browser_log, "network": network, "png": png}
+
+
+def test_page_loads_offline_with_no_console_errors(page: dict) -> None:
+    assert page["ready"] == "1", "the page script did not run"
+    errors = [e for e in page["log"] if e["level"] in ("SEVERE", "ERROR", "WARNING")]
+    assert errors == []
+    requested = [m["params"]["request"]["url"] for m in page["network"] if m["method"] == "Network.requestWillBeSent"]
+    assert page["file"].as_uri() in requested
+    remote = [u for u in requested if not u.startswith(("file:", "data:", "chrome:", "about:"))]
+    assert remote == []
+
+
+def test_plots_are_drawn_and_visible(browser, page: dict) -> None:
+    boxes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.plot')).map(function (s) {"
+        " var r = s.getBoundingClientRect(); return [s.closest('figure').id, r.width, r.height]; })"
+    )
+    assert [b[0] for b in boxes] == ["plot-time-per-call", "plot-time-saved", "plot-break-even"]
+    assert all(w > 300 and h > 100 for _, w, h in boxes), boxes
+    assert page["png"].stat().st_size > 20_000
+    assert page["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _column(browser, index: int) -> list[str]:
+    return browser.execute_script(
+        "var i = arguments[0]; return Array.from(document.querySelectorAll('#function-table tbody tr'))"
+        ".map(function (r) { return r.cells[i].getAttribute('data-sort'); });", index
+    )
+
+
+def test_table_sorts_on_click(browser, page: dict) -> None:
+    from selenium.webdriver.common.by import By
+
+    headers = browser.find_elements(By.CSS_SELECTOR, "#function-table thead th")
+    names = [h.text.strip(" ▲▼") for h in headers]
+    saves = names.index("graph saves")
+
+    headers[saves].find_element(By.TAG_NAME, "button").click()
+    up = _column(browser, saves)
+    numbers = [float(v) for v in up if v]
+    assert numbers == sorted(numbers) and len(numbers) == 3
+    assert up[len(numbers):] == [""] * (len(up) - len(numbers))  # unmeasured rows last
+    assert headers[saves].get_attribute("aria-sort") == "ascending"
+
+    headers[saves].find_element(By.TAG_NAME, "button").click()
+    down = [float(v) for v in _column(browser, saves) if v]
+    assert down == sorted(numbers, reverse=True)
+    assert headers[saves].get_attribute("aria-sort") == "descending"
+
+    fn = names.index("function")
+    headers[fn].find_element(By.TAG_NAME, "button").click()
+    ids = _column(browser, fn)
+    assert ids == sorted(ids, key=str.lower)
+    assert browser.get_log("browser") == []
+
+
+def test_user_content_is_text_not_markup(browser, page: dict) -> None:
+    assert browser.execute_script("return document.scripts.length") == 1
+    assert browser.execute_script("return document.querySelectorAll('pre.src b, .finding b').length") == 0
+    texts = browser.execute_script(
+        "return Array.from(document.querySelectorAll('pre.src span.hit')).map(function (s) { return s.textContent; })"
+    )
+    assert any("</script><script>alert('x')</script> <b>&amp;</b>" in t for t in texts)
+    messages = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.finding > p')).map(function (p) { return p.textContent; })"
+    )
+    assert "a <b>message</b> with </script> & 'quotes'" in messages
+
+
+def test_a_report_without_measurements_has_no_plots(browser, tmp_path: Path, static_report: Report) -> None:
+    out = tmp_path / "static.html"
+    out.write_text(render(static_report, "html"), encoding="utf-8")
+    browser.get(out.as_uri())
+    assert browser.execute_script("return document.documentElement.getAttribute('data-ready')") == "1"
+    assert browser.execute_script("return document.querySelectorAll('svg.plot').length") == 0
+    assert browser.execute_script("return document.querySelectorAll('#function-table tbody tr').length") == 5
+    assert browser.get_log("browser") == []
