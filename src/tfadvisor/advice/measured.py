@@ -1,0 +1,284 @@
+"""The decision model from measurements: numbers override performance guesses.
+
+Pure functions (no TensorFlow): the runtime measures, this module decides. For N calls,
+
+    saved(N) = N * (eager - graph) - traces(N) * trace          (seconds; negative = graph loses)
+    break-even calls = (first graph call - eager) / (eager - graph)   (calls after the first)
+
+where ``trace`` is the first-call overhead of graph mode (first call minus a steady call). The
+interval on ``saved`` comes from the quartiles of the steady-state rounds. Safety comes first: a
+function that raises (TF604) or behaves differently (TF603) under tf.function is ``fix-first``
+whatever it would save; static hazards of the same function keep counting. The thresholds below
+are documented in docs/decisions/0002-measurement.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
+
+# A retrace storm (TF601): at least this many traces, and at least this share of the calls traced.
+RETRACE_STORM_MIN_TRACES = 3
+RETRACE_STORM_MIN_FRACTION = 0.25
+# Graph mode must be at least this much faster per call to be worth AutoGraph's risks (TF602).
+MIN_GRAPH_SPEEDUP = 1.10
+# XLA must be at least this much faster per call than graph mode, and repay its longer compile
+# within the calls, to be recommended (TF506).
+XLA_MIN_SPEEDUP = 1.25
+
+SEVERITY: dict[str, Severity] = {
+    "TF601": Severity.WARNING,
+    "TF602": Severity.INFO,
+    "TF603": Severity.ERROR,
+    "TF604": Severity.ERROR,
+    "TF605": Severity.WARNING,
+    "TF506": Severity.INFO,
+}
+
+# TensorFlow error texts (lower case, old and new wordings) -> the static rule that explains them.
+KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
+    ("tried to create variables on non-first call", "TF401"),
+    ("singleton tf.variables", "TF401"),
+    ("must also be returned from the else branch", "TF301"),
+    ("else branch must also have a return", "TF301"),
+    ("a value must also be returned", "TF301"),
+    ("must also be initialized in the", "TF302"),
+    ("is none at the end of the", "TF302"),
+    ("has no attribute 'numpy'", "TF206"),
+    ("cannot convert a symbolic", "TF206"),
+    ("numpy() is only available", "TF206"),
+    ("iterating over `tf.tensor`", "TF305"),
+    ("iterating over tf.tensor", "TF305"),
+    ("as a python `bool`", "TF304"),
+    ("as a python bool", "TF304"),
+    ("is out of scope and cannot be used here", "TF204"),
+    ("inaccessibletensorerror", "TF203"),
+    ("defined in another function or code block", "TF203"),
+    ("must be defined before the loop", "TF303"),
+    ("which depend on a tf condition are not supported", "TF306"),
+    ("started as non-tensor, then changed to tensor", "TF308"),
+    ("after one iteration", "TF308"),
+    ("in the main branch, but", "TF309"),
+    ("no gradients provided for any variable", "TF406"),
+    ("'nonetype' object has no attribute", "TF407"),
+    ("appears to be a generator function", "TF207"),
+    ("illegal tensor capture", "TF208"),
+)
+
+RULE_NAMES: dict[str, str] = {
+    "TF101": "python-scalar-argument", "TF104": "shape-retrace", "TF203": "hidden-side-effect",
+    "TF204": "leaked-tensor", "TF206": "eager-only-call", "TF207": "python-iterator",
+    "TF208": "python-list-in-tf-loop", "TF301": "return-in-one-branch", "TF302": "defined-in-one-branch",
+    "TF303": "undefined-before-loop", "TF304": "tensor-as-bool", "TF305": "iterate-tensor",
+    "TF306": "tensor-break-in-python-loop", "TF308": "loop-variable-changes-type",
+    "TF309": "branch-dtype-mismatch", "TF401": "variable-per-call", "TF406": "decorated-keras-call",
+    "TF407": "method-on-temporary", "TF503": "primitive-parameters",
+}
+
+
+@dataclass
+class Location:
+    """Where findings about the measured function point (its definition)."""
+
+    path: str = "<unknown>"
+    line: int = 1
+    end_line: int = 1
+    function: str | None = None
+
+
+@dataclass
+class MeasuredDecision:
+    verdict: Verdict
+    reasons: list[str] = field(default_factory=list)
+    confidence: Confidence = "certain"
+    assumptions: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+# -- arithmetic ---------------------------------------------------------------------------------
+
+
+def break_even_calls(first_call_s: float, eager_s: float, graph_s: float) -> float | None:
+    """Calls after the first before graph mode has repaid its tracing; None if it never does."""
+    if eager_s <= graph_s:
+        return None
+    return max(0.0, (first_call_s - eager_s) / (eager_s - graph_s))
+
+
+def net_saved(calls: int, eager_s: float, graph_s: float, trace_s: float, traces: int) -> float:
+    """Seconds saved by graph mode over ``calls`` calls with ``traces`` traces (negative: lost)."""
+    return calls * (eager_s - graph_s) - traces * trace_s
+
+
+def saved_interval(calls: int, eager: tuple[float, float], graph: tuple[float, float], trace_s: float,
+                   traces: int) -> list[float]:
+    """[low, high] of ``net_saved`` from the quartiles (q1, q3) of eager and graph per-call times."""
+    low = net_saved(calls, eager[0], graph[1], trace_s, traces)
+    high = net_saved(calls, eager[1], graph[0], trace_s, traces)
+    return [min(low, high), max(low, high)]
+
+
+def likely_rule(message: str) -> str | None:
+    """The static rule that most likely explains a TensorFlow error message, if we know it."""
+    text = message.lower()
+    for needle, rule in KNOWN_ERRORS:
+        if needle in text:
+            return rule
+    return None
+
+
+def is_retrace_storm(traces: int | None, calls: int) -> bool:
+    return bool(traces and calls and traces >= RETRACE_STORM_MIN_TRACES and traces / calls >= RETRACE_STORM_MIN_FRACTION)
+
+
+# -- the verdict --------------------------------------------------------------------------------
+
+
+def judge(
+    m: Measurement,
+    *,
+    decorated: bool,
+    static: FunctionReport | None = None,
+    measured_calls: int | None = None,
+    retrace_args: Mapping[str, str] | None = None,
+    error_details: Mapping[str, str] | None = None,
+    xla_equivalent: bool | None = None,
+    location: Location | None = None,
+) -> MeasuredDecision:
+    """The verdict for one measured function (see DESIGN.md "Verdicts").
+
+    ``measured_calls`` is the length of the measured call sequence (``m.calls`` may project to
+    more); ``retrace_args`` maps each argument that caused a retrace to what changed ("value",
+    "shape", "dtype", "type"...); ``error_details`` holds the full error text per mode.
+    """
+    loc = location or Location()
+    measured_calls = measured_calls or m.calls
+    modes = {mm.mode: mm for mm in m.modes}
+    eager, graph, xla = modes.get("eager"), modes.get("graph"), modes.get("xla")
+    details = dict(error_details or {})
+    out = MeasuredDecision(verdict=Verdict.KEEP if decorated else Verdict.LEAVE_EAGER)
+
+    def find(rule: str, message: str) -> None:
+        out.findings.append(Finding(rule=rule, severity=SEVERITY[rule], path=loc.path, line=loc.line, col=0,
+                                    end_line=loc.end_line, end_col=0, function=loc.function, message=message))
+
+    graph_failed = graph is not None and graph.error is not None
+    if xla is not None and xla.error and not _infra_error(xla.error) and not graph_failed:
+        find("TF605", f"fails with jit_compile=True (XLA): {xla.error}; keep jit_compile off")
+
+    if graph is not None and graph.error and not _infra_error(graph.error):
+        rule = likely_rule(details.get("graph", "") + "\n" + graph.error)
+        hint = f"; likely {rule} ({RULE_NAMES.get(rule, '')}): `tfadvisor explain {rule}`" if rule else ""
+        find("TF604", f"raises under tf.function: {graph.error}{hint}")
+        out.verdict = Verdict.FIX_FIRST
+        out.reasons = ["TF604"] + ([rule] if rule else [])
+        return _merge_static(out, static)
+
+    if eager is None or graph is None or eager.per_call_s is None or graph.per_call_s is None or graph.first_call_s is None:
+        out.confidence = "speculative"
+        out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
+        if static is not None:
+            out.verdict, out.reasons = static.verdict, list(static.reasons)
+            out.assumptions = list(static.assumptions) + out.assumptions
+        return out
+
+    if m.equivalent is False:
+        shown = "; ".join(m.differences[:3]) + (f" (+{len(m.differences) - 3} more)" if len(m.differences) > 3 else "")
+        find("TF603", f"behaves differently under tf.function: {shown}")
+        out.verdict = Verdict.FIX_FIRST
+        out.reasons = ["TF603"]
+        return _merge_static(out, static)
+
+    e, g = eager.per_call_s, graph.per_call_s
+    n = m.calls
+    traces = m.traces or 1
+    trace_s = m.trace_s if m.trace_s is not None else max(0.0, graph.first_call_s - g)
+    speedup = e / g if g > 0 else float("inf")
+    saved = m.saved_s if m.saved_s is not None else net_saved(n, e, g, trace_s, traces)
+    pays = saved > 0 and speedup >= MIN_GRAPH_SPEEDUP
+    pays_if_one_trace = net_saved(n, e, g, trace_s, 1) > 0 and speedup >= MIN_GRAPH_SPEEDUP
+    storm = is_retrace_storm(m.traces, measured_calls)
+
+    xla_better = False
+    if xla is not None and not xla.error and xla.per_call_s and xla.first_call_s is not None and m.xla_s:
+        xla_compile = max(0.0, xla.first_call_s - m.xla_s)
+        xla_better = (
+            m.xla_s * XLA_MIN_SPEEDUP <= g
+            and xla_equivalent is not False
+            and net_saved(n, e, m.xla_s, xla_compile, traces) > max(saved, 0.0)
+        )
+
+    if storm:
+        changed = dict(retrace_args or {})
+        names = ", ".join(f"`{a}` ({w})" for a, w in changed.items()) or "no single argument (captured values changed)"
+        find("TF601", f"traced {m.traces} times in {measured_calls} calls; retraces caused by {names}"
+                      + (f": {m.retraces[0]}" if m.retraces else ""))
+        cause = "TF104" if changed and all(w in ("shape", "length") for w in changed.values()) else "TF503"
+        if pays_if_one_trace:
+            out.verdict = Verdict.RECONFIGURE if decorated else Verdict.FIX_FIRST
+            out.reasons = ["TF601", cause if decorated else ("TF104" if cause == "TF104" else "TF101")]
+        else:
+            out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
+            out.reasons = ["TF601", "TF602"]
+            _not_worth_it(find, e, g, n, saved, m.break_even_calls)
+    elif pays:
+        out.verdict = (Verdict.RECONFIGURE if xla_better else Verdict.KEEP) if decorated else Verdict.DECORATE
+        out.reasons = ([] if decorated else ["TF501"]) + (["TF506"] if xla_better else [])
+    elif xla_better:
+        out.verdict = Verdict.RECONFIGURE if decorated else Verdict.DECORATE
+        out.reasons = ["TF506"]
+    else:
+        out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
+        out.reasons = ["TF602"]
+        _not_worth_it(find, e, g, n, saved, m.break_even_calls)
+
+    if xla_better and m.xla_s:
+        find("TF506", f"jit_compile=True runs {g / m.xla_s:.1f}x faster than plain tf.function "
+                      f"({_ms(m.xla_s)} against {_ms(g)} per call) and repays its compile over {n} calls")
+
+    if m.saved_interval_s and m.saved_interval_s[0] < 0 < m.saved_interval_s[1]:
+        out.confidence = "speculative"
+        out.assumptions.append("the time saved is within the measurement noise (its interval spans zero)")
+    if n > measured_calls:
+        out.assumptions.append(f"projected to {n} calls, assuming they repeat the argument signatures of the "
+                               f"{measured_calls} measured calls")
+    return _merge_static(out, static)
+
+
+def _not_worth_it(find, e: float, g: float, n: int, saved: float, break_even: float | None) -> None:  # type: ignore[no-untyped-def]
+    if e <= g:
+        why = f"graph mode is not faster per call ({_ms(g)} against {_ms(e)} eagerly)"
+    else:
+        why = (f"graph mode is {e / g:.2f}x faster per call ({_ms(g)} against {_ms(e)}) but repays its "
+               f"tracing only after {break_even:.0f} calls" if break_even is not None else "")
+    find("TF602", f"{why}; over {n} calls it would {'save' if saved > 0 else 'lose'} {abs(saved) * 1e3:.1f} ms")
+
+
+def _infra_error(message: str) -> bool:
+    """Timeouts and crashes are failures of the measurement, not behaviour of the code."""
+    return message.startswith(("timeout:", "crashed:", "memory:", "load:", "resolve:"))
+
+
+def _merge_static(out: MeasuredDecision, static: FunctionReport | None) -> MeasuredDecision:
+    """Static hazards still count for safety; measured numbers replace static performance guesses."""
+    if static is None:
+        out.reasons = list(dict.fromkeys(out.reasons))
+        return out
+    hazards = [r for r in static.reasons if not r.startswith("TF5")]
+    if static.verdict is Verdict.FIX_FIRST and out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
+        out.verdict = Verdict.FIX_FIRST
+        out.assumptions.append("measured results match, but static hazards remain (see the reasons)")
+    if out.verdict is Verdict.FIX_FIRST:
+        out.reasons = out.reasons + hazards
+    out.reasons = list(dict.fromkeys(out.reasons))
+    return out
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms"
+
+
+def mode(m: Measurement, name: str) -> ModeMeasurement | None:
+    return next((x for x in m.modes if x.mode == name), None)

@@ -1,0 +1,284 @@
+"""Measuring one function in one mode, inside the child process (imports TensorFlow).
+
+For a mode: load the function and its calls afresh, wrap the function (eager: the Python
+function; graph: ``tf.function``; xla: ``tf.function(jit_compile=True)``), run the call sequence
+once (first-call time, tracing count after every call, retrace reasons, outputs), snapshot the
+observable state (variables, Python containers the function can reach, the ``observe`` hook),
+then time the sequence in steady state.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+import types
+from typing import Any, Callable
+
+from tfadvisor.runtime import signature as sig
+from tfadvisor.runtime.equivalence import to_plain
+from tfadvisor.runtime.results import ModeError, ModeRun, Where
+from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job
+from tfadvisor.runtime.timing import TimingConfig, measure
+
+MAX_COMPARED_CALLS = 20  # outputs kept for the equivalence check
+_PLAIN = (list, dict, set, int, float, bool, str, tuple, bytes, complex)
+
+Send = Callable[[tuple], None]
+
+
+def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want_where: bool) -> ModeRun:
+    """Measure ``mode``; never raises for the user's errors (they go into ``ModeRun.error``)."""
+    import tensorflow as tf
+
+    run = ModeRun(mode=mode)  # type: ignore[arg-type]
+    try:
+        loaded = load_job(spec, fresh=True)
+        target, instance = _target(loaded)
+        raw, decorated, options = _unwrap(target)
+        if want_where:
+            send(("where", _where(raw, target, decorated, loaded.fn)))
+    except ResolveError as exc:
+        run.error = ModeError("resolve", str(exc), phase="load")
+        return run
+    except Exception as exc:  # the user's module, factory or fresh() raised
+        run.error = _error(exc, "load", None, eager=True)
+        return run
+
+    if mode == "eager":
+        fn = raw
+    elif mode == "graph":
+        fn = target if decorated else tf.function(raw)
+    else:
+        fn = tf.function(raw, jit_compile=True, **options)
+    counter = getattr(fn, "experimental_get_tracing_count", None)
+    calls = loaded.calls
+    run.calls = len(calls)
+    tf.random.set_seed(0)
+
+    run.phase = "first pass"
+    send(("progress", mode, run.phase))
+    traced_sigs: list[sig.Signature] = []
+    count = 0
+    for i, (args, kwargs) in enumerate(calls):
+        start = time.perf_counter()
+        try:
+            out = fn(*args, **kwargs)
+        except Exception as exc:
+            run.error = _error(exc, run.phase, i, eager=mode == "eager")
+            run.traces = counter() if counter else None
+            return run
+        run.call_times.append(time.perf_counter() - start)
+        if i < MAX_COMPARED_CALLS:
+            run.outputs.append(to_plain(out))
+        if counter is not None:
+            now = counter()
+            if now > count:
+                signature = sig.signature_of(sig.bind_arguments(target, args, kwargs))
+                if traced_sigs:
+                    run.retraces.append(sig.explain(i, signature, traced_sigs))
+                traced_sigs.append(signature)
+                run.traced_calls.append(i)
+                count = now
+    run.traces = count if counter else None
+
+    try:
+        run.variables = _variables(raw, target, instance, calls)
+        run.state = _python_state(raw, instance, calls)
+        if loaded.observe is not None:
+            observed = _call_observe(loaded.observe, instance)
+            run.state.update({f"observe()[{k!r}]": to_plain(v) for k, v in dict(observed).items()})
+    except Exception as exc:
+        run.error = ModeError("load", f"observing state failed: {type(exc).__name__}: {exc}", phase="observe")
+        return run
+    send(("partial", run))
+
+    run.phase = "timing"
+    send(("progress", mode, run.phase))
+
+    def sequence() -> None:
+        for args, kwargs in calls:
+            fn(*args, **kwargs)
+
+    try:
+        stats = measure(sequence, config=timing)
+    except Exception as exc:
+        run.error = _error(exc, run.phase, None, eager=mode == "eager")
+        return run
+    n = len(calls)
+    stats.median /= n
+    stats.q1 /= n
+    stats.q3 /= n
+    stats.mean /= n
+    stats.samples = [s / n for s in stats.samples]
+    run.stats = stats
+    run.phase = "done"
+    return run
+
+
+def _target(loaded: Loaded) -> tuple[Any, Any]:
+    """The callable to measure, and the instance it is bound to (from ``fresh()``), if any."""
+    fn = loaded.fn
+    if loaded.fresh is None:
+        return fn, getattr(fn, "__self__", None)
+    obj = loaded.fresh()
+    name = (getattr(fn, "__qualname__", None) or getattr(fn, "__name__", "") or "").split(".")
+    if fn is not None and len(name) > 1 and "<locals>" not in name[-2:] and hasattr(obj, name[-1]):
+        return getattr(obj, name[-1]), obj
+    if callable(obj):
+        return obj, getattr(obj, "__self__", obj)
+    raise TypeError(f"fresh() returned a {type(obj).__name__} that is not callable and has no {name[-1]!r}")
+
+
+def _unwrap(target: Any) -> tuple[Any, bool, dict[str, Any]]:
+    """(Python function, is it a tf.function, the options to keep for XLA)."""
+    if hasattr(target, "experimental_get_tracing_count") and hasattr(target, "python_function"):
+        raw = getattr(target, "__wrapped__", None) or target.python_function
+        options = {"input_signature": getattr(target, "input_signature", None)}
+        if getattr(target, "_reduce_retracing", False):
+            options["reduce_retracing"] = True
+        return raw, True, options
+    return target, False, {}
+
+
+def _where(raw: Any, target: Any, decorated: bool, fn: Any) -> Where | None:
+    import os
+
+    func = inspect.unwrap(getattr(raw, "__func__", raw)) if callable(raw) else raw
+    func = getattr(func, "weakrefself_func__", func)
+    if isinstance(func, types.MethodType):
+        func = func.__func__
+    if not isinstance(func, types.FunctionType):
+        call = getattr(type(target), "call", None) or getattr(type(target), "__call__", None)
+        func = call if isinstance(call, types.FunctionType) else None
+    if func is None:
+        return None
+    try:
+        lines, first = inspect.getsourcelines(func)
+        path = inspect.getsourcefile(func) or func.__code__.co_filename
+    except (OSError, TypeError):
+        lines, first, path = [""], func.__code__.co_firstlineno, func.__code__.co_filename
+    rel = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+    qualname = getattr(fn, "__qualname__", None) or func.__qualname__
+    return Where(rel, qualname, max(first, 1), max(first, 1) + max(len(lines), 1) - 1, decorated)
+
+
+def _error(exc: BaseException, phase: str, call: int | None, *, eager: bool) -> ModeError:
+    text = str(exc)
+    name = type(exc).__name__
+    kind = "memory" if isinstance(exc, MemoryError) or name == "ResourceExhaustedError" else "raised"
+    return ModeError(kind, f"{name}: {_headline(text)}", detail=text[:4000], exc_type=name, call=call, phase=phase)
+
+
+def _headline(text: str) -> str:
+    """The line of an AutoGraph error that says what went wrong (the last ``XxxError: ...``)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    for line in reversed(lines):
+        head, _, rest = line.partition(":")
+        if rest and head.endswith(("Error", "Exception")) and " " not in head:
+            return rest.strip()[:300]
+    return (lines[0] if lines else "")[:300]
+
+
+def _call_observe(observe: Any, instance: Any) -> Any:
+    try:
+        params = inspect.signature(observe).parameters
+    except (TypeError, ValueError):
+        params = {}
+    return observe(instance) if len(params) == 1 and instance is not None else observe()
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _function(raw: Any) -> types.FunctionType | None:
+    func = raw
+    if isinstance(func, types.MethodType):
+        func = func.__func__
+    func = getattr(func, "weakrefself_func__", func)
+    if isinstance(func, types.MethodType):
+        func = func.__func__
+    return func if isinstance(func, types.FunctionType) else None
+
+
+def _reachable(raw: Any, instance: Any) -> list[tuple[str, Any]]:
+    """(label, object) for what the function can reach: globals it names, closure cells, self."""
+    out: list[tuple[str, Any]] = []
+    func = _function(raw)
+    if func is not None:
+        for name in sorted(_code_names(func.__code__)):
+            if name in func.__globals__:
+                out.append((f"global `{name}`", func.__globals__[name]))
+        for name, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
+            try:
+                out.append((f"closure `{name}`", cell.cell_contents))
+            except ValueError:
+                pass
+    if instance is not None:
+        out.append(("`self`", instance))
+    return out
+
+
+def _is_variable(obj: Any) -> bool:
+    import tensorflow as tf
+
+    return isinstance(obj, tf.Variable) or type(obj).__name__ == "Variable" and hasattr(obj, "assign")
+
+
+def _variables(raw: Any, target: Any, instance: Any, calls: list) -> dict[str, Any]:
+    """Values of the tf.Variables the function can reach (by a stable path, not TF's names)."""
+    found: dict[str, Any] = {}
+    seen: set[int] = set()
+
+    def add(label: str, obj: Any) -> None:
+        if _is_variable(obj):
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                found[label] = to_plain(obj)
+            return
+        variables = getattr(obj, "variables", None)
+        if variables is None or isinstance(obj, type) or inspect.ismodule(obj):
+            return
+        try:
+            items = list(variables() if callable(variables) else variables)
+        except Exception:
+            return
+        for i, var in enumerate(items):
+            if _is_variable(var) and id(var) not in seen:
+                seen.add(id(var))
+                path = getattr(var, "path", None) or getattr(var, "name", "")
+                found[f"{label}.variables[{i}] ({path})"] = to_plain(var)
+
+    for label, obj in _reachable(raw, instance):
+        add(label, obj)
+        if label == "`self`" and hasattr(obj, "__dict__"):
+            for name, value in vars(obj).items():
+                if not name.startswith("_"):
+                    add(f"`self.{name}`", value)
+    if target is not instance:
+        add("function", target)
+    if calls:
+        for name, value in sig.bind_arguments(target, *calls[0]).items():
+            add(f"argument `{name}`", value)
+    return found
+
+
+def _python_state(raw: Any, instance: Any, calls: list) -> dict[str, Any]:
+    """Plain Python data the function can reach and might mutate: lists, dicts, counters..."""
+    state: dict[str, Any] = {}
+    for label, obj in _reachable(raw, instance):
+        if label == "`self`":
+            for name, value in getattr(obj, "__dict__", {}).items():
+                if not name.startswith("_") and isinstance(value, _PLAIN):
+                    state[f"`self.{name}`"] = to_plain(value)
+        elif isinstance(obj, _PLAIN) and not isinstance(obj, (str, bytes)) or isinstance(obj, (int, float)):
+            state[label] = to_plain(obj)
+    for i, (args, kwargs) in enumerate(calls[:MAX_COMPARED_CALLS]):
+        for name, value in sig.bind_arguments(raw, args, kwargs).items():
+            if isinstance(value, (list, dict, set)):
+                state[f"argument `{name}` of call {i + 1}"] = to_plain(value)
+    return state

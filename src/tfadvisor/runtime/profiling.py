@@ -1,0 +1,435 @@
+"""``profile()``: measure one function eagerly, as a tf.function and with XLA, and judge it.
+
+Parent side only (never imports TensorFlow): it ships the function and its calls to a child
+worker (``supervisor``), collects one ``ModeRun`` per mode, compares the modes, computes the
+``Measurement`` of the schema and asks ``advice.measured.judge`` for the verdict and findings.
+
+For many functions under one budget (``tfadvisor run``) keep one ``Profiler`` open, so
+TensorFlow is imported once, and call ``Profiler.profile`` per function or ``profile_many``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfadvisor.advice import measured
+from tfadvisor.model import (
+    Facts,
+    FileStatus,
+    Finding,
+    FunctionReport,
+    Measurement,
+    ModeMeasurement,
+    Report,
+    Verdict,
+)
+from tfadvisor.runtime.equivalence import differences
+from tfadvisor.runtime.results import MODES, ModeError, ModeRun, Where
+from tfadvisor.runtime.specs import JobSpec, NameRef, ResolveError, build_job
+from tfadvisor.runtime.supervisor import DEFAULT_MEMORY_LIMIT, Worker, WorkerDied, WorkerTimeout, describe_exit
+from tfadvisor.runtime.timing import TimingConfig
+
+DEFAULT_TIMEOUT_S = 60.0
+
+
+@dataclass
+class ProfileResult:
+    """Everything measured about one function, and what it means."""
+
+    target: str  # what was asked for ("pkg.mod:step", or the function's qualname)
+    where: Where | None
+    measurement: Measurement
+    findings: list[Finding] = field(default_factory=list)
+    verdict: Verdict = Verdict.LEAVE_EAGER
+    reasons: list[str] = field(default_factory=list)
+    confidence: str = "certain"
+    assumptions: list[str] = field(default_factory=list)
+    runs: dict[str, ModeRun] = field(default_factory=dict)  # per-mode details from the child
+    error_kind: str | None = None  # set when the measurement itself failed (see results.ErrorKind)
+    decorated: bool = False
+    static: FunctionReport | None = None
+
+    @property
+    def ok(self) -> bool:
+        """False when the function could not be measured (raised eagerly, hung, crashed...)."""
+        return self.error_kind is None
+
+    @property
+    def function_id(self) -> str:
+        if self.where is None:
+            return self.target
+        return f"{self.where.path}::{self.where.qualname}"
+
+    def function_report(self) -> FunctionReport:
+        w = self.where
+        facts = self.static.facts if self.static is not None else Facts(tensor_computation=True, role="compute")
+        return FunctionReport(
+            id=self.function_id,
+            path=w.path if w else "<unknown>",
+            qualname=w.qualname if w else self.target,
+            line=w.line if w else 1,
+            end_line=w.end_line if w else 1,
+            decorated=self.decorated,
+            facts=facts,
+            verdict=self.verdict,
+            reasons=list(self.reasons),
+            confidence=self.confidence,  # type: ignore[arg-type]
+            assumptions=list(self.assumptions),
+            measurement=self.measurement,
+        )
+
+    def report(self) -> Report:
+        """A one-function ``Report`` (command ``profile``) for the shared renderers."""
+        files = [FileStatus(self.where.path)] if self.where else []
+        return Report(files=files, functions=[self.function_report()], findings=list(self.findings),
+                      command="profile", run={"target": self.target, "error_kind": self.error_kind})
+
+
+class Profiler:
+    """A reusable measuring session: one child worker, restarted after a timeout or a crash."""
+
+    def __init__(self, *, memory_limit: int | None = DEFAULT_MEMORY_LIMIT, timing: TimingConfig | None = None) -> None:
+        self.memory_limit = memory_limit
+        self.timing = timing or TimingConfig()
+        self._worker: Worker | None = None
+
+    def __enter__(self) -> Profiler:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+    def profile(
+        self,
+        fn: Any,
+        calls: Any,
+        *,
+        fresh: Any = None,
+        observe: Any = None,
+        modes: Sequence[str] = MODES,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        expected_calls: int | None = None,
+        timing: TimingConfig | None = None,
+        static: FunctionReport | bool | None = True,
+        progress: Callable[[str, str], None] | None = None,
+    ) -> ProfileResult:
+        """Measure ``fn`` over ``calls``; see ``tfadvisor.runtime.profiling.profile``."""
+        bad = [m for m in modes if m not in MODES]
+        if bad or "eager" not in modes:
+            raise ValueError(f"modes must include 'eager' and be among {MODES}, got {list(modes)}")
+        target = str(fn) if isinstance(fn, (str, NameRef)) else getattr(fn, "__qualname__", repr(fn))
+        try:
+            spec = build_job(fn, calls, fresh, observe)
+        except ResolveError as exc:
+            return _failed(target, "resolve", str(exc))
+        except Exception as exc:  # cloudpickle could not serialise something
+            return _failed(target, "load", f"cannot send the function or its calls to a child process: {type(exc).__name__}: {exc}")
+        ordered = [m for m in MODES if m in modes]
+        where, runs, kind = self._run(spec, ordered, timeout, timing or self.timing, progress)
+        return assemble(target, where, runs, ordered, expected_calls=expected_calls, static=static, error_kind=kind)
+
+    def profile_many(
+        self,
+        targets: Iterable[Target],
+        budget_s: float,
+        *,
+        progress: Callable[[int, int, Target, ProfileResult | None], None] | None = None,
+        modes: Sequence[str] = MODES,
+    ) -> list[ProfileResult]:
+        """Profile each target within ``budget_s`` seconds in all; a target's time limit is its
+        fair share of what is left (never more than its own ``timeout``). Targets that no longer
+        fit are returned as failed with ``error_kind='timeout'`` and the message "budget exhausted"."""
+        items = list(targets)
+        end = time.monotonic() + budget_s
+        results: list[ProfileResult] = []
+        for i, t in enumerate(items):
+            left = end - time.monotonic()
+            if progress:
+                progress(i, len(items), t, None)
+            if left < 1.0:
+                result = _failed(t.label(), "timeout", "not measured: the time budget was exhausted")
+            else:
+                share = min(t.timeout, left / (len(items) - i))
+                result = self.profile(t.fn, t.calls, fresh=t.fresh, observe=t.observe, modes=modes,
+                                      timeout=share, expected_calls=t.expected_calls, static=t.static)
+            results.append(result)
+            if progress:
+                progress(i + 1, len(items), t, result)
+        return results
+
+    # -- the job, under time limits ---------------------------------------------------------------
+
+    def _run(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
+             progress: Callable[[str, str], None] | None) -> tuple[Where | None, dict[str, ModeRun], str | None]:
+        runs: dict[str, ModeRun] = {}
+        where: Where | None = None
+        remaining = list(modes)
+        while remaining:
+            try:
+                worker = self._ensure_worker()
+            except (WorkerDied, WorkerTimeout, OSError) as exc:
+                tail = getattr(exc, "stderr_tail", "")
+                message = f"the measuring process could not start TensorFlow: {exc}" + (f"\n{tail}" if tail else "")
+                for mode in remaining:
+                    runs[mode] = ModeRun(mode=mode, error=ModeError("load", message, phase="start"))  # type: ignore[arg-type]
+                return where, runs, "load"
+            current: str | None = None
+            partial: ModeRun | None = None
+            deadline = time.monotonic() + timeout
+            try:
+                worker.send(("job", spec, remaining, timing, where is None))
+                for message in worker.messages(lambda: deadline):
+                    kind = message[0]
+                    if kind == "mode-start":
+                        current, partial = message[1], None
+                        deadline = time.monotonic() + timeout
+                        if progress:
+                            progress(current, "start")
+                    elif kind == "where":
+                        where = message[1]
+                    elif kind == "progress" and progress:
+                        progress(message[1], message[2])
+                    elif kind == "partial":
+                        partial = message[1]
+                    elif kind == "mode-result":
+                        runs[message[1]] = message[2]
+                        remaining.remove(message[1])
+                        current = None
+                remaining = []  # the child stops early on its own (eager failed, load error)
+            except (WorkerTimeout, WorkerDied) as exc:
+                self._drop_worker()
+                mode = current or remaining[0]
+                run = partial or ModeRun(mode=mode)  # type: ignore[arg-type]
+                if isinstance(exc, WorkerTimeout):
+                    run.error = ModeError("timeout", f"no result within the time limit of {timeout:g} s "
+                                                     f"(during {run.phase if partial else 'loading or the first calls'})",
+                                          phase=run.phase)
+                else:
+                    memory = exc.returncode is not None and exc.returncode < 0 and "alloc" in exc.stderr_tail.lower()
+                    run.error = ModeError("memory" if memory else "crashed", describe_exit(exc.returncode),
+                                          detail=exc.stderr_tail, phase=run.phase)
+                runs[mode] = run
+                remaining = [m for m in remaining if m != mode]
+                if mode == "eager":
+                    break
+        kind = _failure_kind(runs)
+        return where, runs, kind
+
+    def _ensure_worker(self) -> Worker:
+        if self._worker is None or not self._worker.alive():
+            self._drop_worker()
+            self._worker = Worker(memory_limit=self.memory_limit)
+        return self._worker
+
+    def _drop_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker.close()
+            self._worker = None
+
+
+@dataclass
+class Target:
+    """One function for ``profile_many``: what ``profile`` takes, bundled."""
+
+    fn: Any  # a callable, or "module:qualname" / "path.py:qualname"
+    calls: Any  # [(args, kwargs), ...], "module:factory", or a .pkl file of such a list
+    fresh: Any = None
+    observe: Any = None
+    expected_calls: int | None = None
+    timeout: float = DEFAULT_TIMEOUT_S
+    static: FunctionReport | bool | None = True
+
+    def label(self) -> str:
+        return self.fn if isinstance(self.fn, str) else getattr(self.fn, "__qualname__", repr(self.fn))
+
+
+def profile(
+    fn: Any,
+    calls: Any,
+    *,
+    fresh: Any = None,
+    observe: Any = None,
+    modes: Sequence[str] = MODES,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    expected_calls: int | None = None,
+    timing: TimingConfig | None = None,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    static: FunctionReport | bool | None = True,
+    progress: Callable[[str, str], None] | None = None,
+    profiler: Profiler | None = None,
+) -> ProfileResult:
+    """Measure ``fn`` eagerly, as a tf.function and with XLA over ``calls``, in a child process.
+
+    ``fn``: a function, method, tf.function, or ``"module:qualname"`` / ``"file.py:qualname"``.
+    ``calls``: ``[(args, kwargs), ...]``, ``"module:factory"`` returning such a list, or a .pkl file.
+    ``fresh``: a factory called in every mode to build the state the function needs (a Keras model,
+    an object whose method ``fn`` is); it returns the callable, or an object with ``fn``'s method.
+    ``observe``: returns ``{name: value}`` of Python state to compare between modes (called with
+    the fresh object if it takes one argument). ``timeout``: seconds per mode. ``expected_calls``:
+    how many calls the real workload makes (default: ``len(calls)``), for time saved and verdict.
+    ``static``: a FunctionReport from ``check``, True to run ``check`` on the function's file, or
+    None/False. Never raises for the user's errors: see ``ProfileResult.ok`` and ``error_kind``.
+    """
+    if profiler is not None:
+        return profiler.profile(fn, calls, fresh=fresh, observe=observe, modes=modes, timeout=timeout,
+                                expected_calls=expected_calls, timing=timing, static=static, progress=progress)
+    with Profiler(memory_limit=memory_limit, timing=timing) as session:
+        return session.profile(fn, calls, fresh=fresh, observe=observe, modes=modes, timeout=timeout,
+                                expected_calls=expected_calls, static=static, progress=progress)
+
+
+def profile_many(targets: Iterable[Target], budget_s: float, *, progress: Any = None,
+                 memory_limit: int | None = DEFAULT_MEMORY_LIMIT, timing: TimingConfig | None = None) -> list[ProfileResult]:
+    """Profile many functions under one time budget with one worker (TensorFlow imported once)."""
+    with Profiler(memory_limit=memory_limit, timing=timing) as session:
+        return session.profile_many(targets, budget_s, progress=progress)
+
+
+# -- from mode runs to a Measurement and a verdict ---------------------------------------------------
+
+
+def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: Sequence[str], *,
+             expected_calls: int | None = None, static: FunctionReport | bool | None = None,
+             error_kind: str | None = None) -> ProfileResult:
+    """Combine the per-mode runs into the schema's ``Measurement``, then judge it."""
+    eager, graph, xla = runs.get("eager"), runs.get("graph"), runs.get("xla")
+    measured_calls = max((r.calls for r in runs.values()), default=0)
+    n = expected_calls or measured_calls
+    m = Measurement(calls=n, modes=[_mode_measurement(runs[k]) for k in modes if k in runs])
+    e = eager.stats.median if eager and eager.stats else None
+    g = graph.stats.median if graph and graph.stats else None
+    m.eager_s, m.graph_s = e, g
+    m.xla_s = xla.stats.median if xla and xla.stats else None
+    if graph is not None and graph.traces is not None:
+        m.traces = _traces_for(graph, n, measured_calls)
+        m.retraces = [r.describe() for r in graph.retraces]
+    if graph is not None and graph.first_call_s is not None and g is not None:
+        m.trace_s = max(0.0, graph.first_call_s - g)
+    if e is not None and g is not None and graph is not None and graph.first_call_s is not None:
+        m.break_even_calls = measured.break_even_calls(graph.first_call_s, e, g)
+        traces = m.traces or 1
+        m.saved_s = measured.net_saved(n, e, g, m.trace_s or 0.0, traces)
+        assert eager is not None and eager.stats is not None and graph.stats is not None
+        m.saved_interval_s = measured.saved_interval(n, (eager.stats.q1, eager.stats.q3),
+                                                     (graph.stats.q1, graph.stats.q3), m.trace_s or 0.0, traces)
+    if eager is not None and graph is not None and eager.error is None and graph.error is None:
+        m.differences = _compare(eager, graph)
+        m.equivalent = not m.differences
+    xla_equivalent = None
+    if eager is not None and xla is not None and eager.error is None and xla.error is None:
+        xla_equivalent = not _compare(eager, xla)
+    failed = [r for r in runs.values() if r.error is not None and (r.mode == "eager" or r.error.kind not in ("raised",))]
+    failed = [r for r in failed if not (r.mode == "xla" and r.error and r.error.kind == "raised")]
+    if failed:
+        r = failed[0]
+        assert r.error is not None
+        m.error = f"{r.mode}: {_error_text(r.error)}"
+    decorated = where.decorated if where else False
+    static_report = _static_for(where, static)
+    loc = measured.Location(path=where.path, line=where.line, end_line=where.end_line,
+                            function=f"{where.path}::{where.qualname}") if where else None
+    decision = measured.judge(
+        m, decorated=decorated, static=static_report, measured_calls=measured_calls,
+        retrace_args=_retrace_args(graph), error_details={k: r.error.detail for k, r in runs.items() if r.error},
+        xla_equivalent=xla_equivalent, location=loc,
+    )
+    kind = error_kind or _failure_kind(runs)
+    return ProfileResult(target=target, where=where, measurement=m, findings=decision.findings,
+                         verdict=decision.verdict, reasons=decision.reasons, confidence=decision.confidence,
+                         assumptions=decision.assumptions, runs=runs, error_kind=kind, decorated=decorated,
+                         static=static_report)
+
+
+def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
+    """Traces over ``n`` calls: counted when n is within the measured calls, else projected
+    (a storm keeps tracing at the measured rate; otherwise the sequence repeats, cached)."""
+    traces = graph.traces or 0
+    if n <= measured_calls:
+        return max(1, sum(1 for i in graph.traced_calls if i < n)) if graph.traced_calls else traces
+    if measured.is_retrace_storm(traces, measured_calls) and measured_calls > 1:
+        return round(1 + (traces - 1) * (n - 1) / (measured_calls - 1))
+    return traces
+
+
+def _compare(eager: ModeRun, other: ModeRun) -> list[str]:
+    out: list[str] = []
+    for i, (a, b) in enumerate(zip(eager.outputs, other.outputs)):
+        out += differences(a, b, f"result of call {i + 1}", limit=3)
+        if len(out) >= 6:
+            break
+    for label in eager.variables:
+        if label in other.variables:
+            out += differences(eager.variables[label], other.variables[label], f"variable {label}", limit=2)
+        else:
+            out.append(f"variable {label}: exists eagerly, not under tf.function")
+    for label in eager.state:
+        if label in other.state:
+            out += differences(eager.state[label], other.state[label], label, limit=2)
+    return out
+
+
+def _retrace_args(graph: ModeRun | None) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for retrace in graph.retraces if graph else ():
+        for change in retrace.changes:
+            found.setdefault(change.argument, change.what)
+    return found
+
+
+def _mode_measurement(run: ModeRun) -> ModeMeasurement:
+    s = run.stats
+    return ModeMeasurement(
+        mode=run.mode, first_call_s=run.first_call_s, per_call_s=s.median if s else None,
+        iqr_s=s.iqr if s else None, rounds=s.rounds if s else 0, outliers=s.outliers if s else 0,
+        traces=run.traces, error=_error_text(run.error) if run.error else None,
+    )
+
+
+def _error_text(error: ModeError) -> str:
+    where = f" (call {error.call + 1})" if error.call is not None else ""
+    if error.kind == "raised":
+        return f"{error.message}{where}"
+    return f"{error.kind}: {error.message}{where}"
+
+
+def _failure_kind(runs: dict[str, ModeRun]) -> str | None:
+    """Why the measurement failed as a whole, or None: eager failing, or any mode not finishing."""
+    for run in runs.values():
+        if run.error is None:
+            continue
+        if run.mode == "eager" or run.error.kind in ("timeout", "crashed", "memory", "load", "resolve"):
+            return run.error.kind
+    return None
+
+
+def _static_for(where: Where | None, static: FunctionReport | bool | None) -> FunctionReport | None:
+    """The static report of the measured function: given, or from ``check`` on its file."""
+    if isinstance(static, FunctionReport):
+        return static
+    if not static or where is None:
+        return None
+    try:
+        from tfadvisor.check import check_paths  # the lead's static analysis (no TensorFlow)
+    except ImportError:
+        return None
+    try:
+        report = check_paths([where.path])
+    except Exception:  # the static half must never break a measurement
+        return None
+    return next((f for f in report.functions if f.qualname == where.qualname), None)
+
+
+def _failed(target: str, kind: str, message: str) -> ProfileResult:
+    run = ModeRun(mode="eager", error=ModeError(kind, message, phase="load"))  # type: ignore[arg-type]
+    m = Measurement(calls=0, error=message, modes=[_mode_measurement(run)])
+    return ProfileResult(target=target, where=None, measurement=m, runs={"eager": run}, error_kind=kind,
+                         confidence="speculative", assumptions=[f"not measured: {message}"])

@@ -1,0 +1,98 @@
+"""Steady-state timing with warm-up, calibrated rounds, median, IQR and outliers.
+
+Modelled on pytest-benchmark: one-time costs (tracing) are measured apart by the caller; here a
+callable is warmed up, the number of iterations per round is calibrated so that a round is long
+enough for the clock, and rounds are summarised robustly (median and IQR, Tukey outliers).
+The clock is injectable so the statistics are tested with a fake clock, not real time.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class TimingConfig:
+    """How long to measure. ``budget_s`` bounds the timed rounds of one mode (not the warm-up)."""
+
+    min_round_s: float = 0.005  # a round this long makes clock resolution and overhead negligible
+    budget_s: float = 1.0
+    min_rounds: int = 5
+    max_rounds: int = 40
+    warmup_rounds: int = 1
+    max_inner: int = 100_000
+
+
+@dataclass
+class Stats:
+    """Summary of per-iteration times (seconds) over the timed rounds."""
+
+    median: float
+    q1: float
+    q3: float
+    mean: float
+    rounds: int
+    inner: int  # iterations per round
+    outliers: int  # rounds outside the Tukey fences (1.5 IQR)
+    samples: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def iqr(self) -> float:
+        return self.q3 - self.q1
+
+
+def summarize(samples: list[float], inner: int = 1) -> Stats:
+    """Median, quartiles and Tukey outliers of per-iteration ``samples`` (one per round)."""
+    if not samples:
+        raise ValueError("no samples to summarise")
+    ordered = sorted(samples)
+    if len(ordered) == 1:
+        q1 = q3 = ordered[0]
+    else:
+        q1, _, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    iqr = q3 - q1
+    low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    outliers = sum(1 for s in ordered if s < low or s > high)
+    return Stats(
+        median=statistics.median(ordered),
+        q1=q1,
+        q3=q3,
+        mean=statistics.fmean(ordered),
+        rounds=len(ordered),
+        inner=inner,
+        outliers=outliers,
+        samples=list(samples),
+    )
+
+
+def calibrate(single_s: float, config: TimingConfig) -> tuple[int, int]:
+    """Iterations per round and number of rounds, from the time of one iteration."""
+    single_s = max(single_s, 1e-9)
+    inner = max(1, min(config.max_inner, math.ceil(config.min_round_s / single_s)))
+    rounds = int(config.budget_s / (inner * single_s))
+    return inner, max(config.min_rounds, min(config.max_rounds, rounds))
+
+
+def measure(run: Callable[[], object], *, clock: Clock = time.perf_counter, config: TimingConfig | None = None) -> Stats:
+    """Time ``run`` in steady state: calibrate, warm up, then timed rounds; returns per-call stats."""
+    config = config or TimingConfig()
+    start = clock()
+    run()
+    single = clock() - start
+    inner, rounds = calibrate(single, config)
+    for _ in range(config.warmup_rounds):
+        for _ in range(inner):
+            run()
+    samples: list[float] = []
+    for _ in range(rounds):
+        start = clock()
+        for _ in range(inner):
+            run()
+        samples.append((clock() - start) / inner)
+    return summarize(samples, inner)
