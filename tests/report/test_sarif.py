@@ -110,3 +110,17 @@ def test_notebook_cells_and_fixes_are_kept_as_properties() -> None:
     log = json.loads(render(report, "sarif"))
     validate(log)
     assert log["runs"][0]["results"][0]["properties"] == {"cell": 3, "cellLine": 2}
+
+
+def test_rules_carry_the_registry_docs(in_project: Path, report: Report) -> None:
+    from tfadvisor.rules import get_rule
+
+    rule = get_rule("TF201")
+    assert rule is not None  # the registry ships TF201
+    log = json.loads(render(report, "sarif"))
+    descriptor = next(r for r in log["runs"][0]["tool"]["driver"]["rules"] if r["id"] == "TF201")
+    assert descriptor["name"] == rule.name
+    assert descriptor["shortDescription"]["text"] == rule.summary.splitlines()[0]
+    assert rule.why.split()[0] in descriptor["fullDescription"]["text"]
+    assert "```python" in descriptor["help"]["markdown"] and rule.bad[0].strip() in descriptor["help"]["text"]
+    assert descriptor["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning", "info": "note"}[rule.severity.value]

@@ -19,8 +19,8 @@ class RuleInfo:
     severity: str | None = None  # "error" | "warning" | "info"
     summary: str = ""
     why: str = ""
-    bad: str = ""
-    good: str = ""
+    bad: tuple[str, ...] = ()
+    good: tuple[str, ...] = ()
     fix: str = ""  # a sentence on fix safety, "" when unknown
 
     @property
@@ -36,9 +36,9 @@ class RuleInfo:
         if self.why:
             parts.append("## Why\n\n" + self.why)
         if self.bad:
-            parts.append("## Example\n\n```python\n" + self.bad.strip("\n") + "\n```")
+            parts.append("## Example\n\n" + "\n\n".join(f"```python\n{b.strip(chr(10))}\n```" for b in self.bad))
         if self.good:
-            parts.append("## Use instead\n\n```python\n" + self.good.strip("\n") + "\n```")
+            parts.append("## Use instead\n\n" + "\n\n".join(f"```python\n{g.strip(chr(10))}\n```" for g in self.good))
         if self.fix:
             parts.append("## Fix\n\n" + self.fix)
         parts.append(f"Run `tfadvisor explain {self.code}` for more.")
@@ -52,9 +52,9 @@ class RuleInfo:
         if self.why:
             parts.append("Why: " + self.why)
         if self.bad:
-            parts.append("Example:\n" + self.bad.strip("\n"))
+            parts.append("Example:\n" + "\n\n".join(b.strip("\n") for b in self.bad))
         if self.good:
-            parts.append("Use instead:\n" + self.good.strip("\n"))
+            parts.append("Use instead:\n" + "\n\n".join(g.strip("\n") for g in self.good))
         if self.fix:
             parts.append("Fix: " + self.fix)
         parts.append(f"Run `tfadvisor explain {self.code}` for more.")
@@ -78,11 +78,29 @@ def _text(value: Any) -> str:
     return str(value).strip()
 
 
+def _examples(value: Any) -> tuple[str, ...]:
+    if not value:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value if v)
+
+
 def _fix_text(rule: Any) -> str:
     fix = _first(rule, "fix_safety", "fix", "fixable", "fix_safe")
+    detail = _text(_first(rule, "fix_description"))
     if isinstance(fix, bool):
-        return "A safe fix is available (`tfadvisor fix`)." if fix else "No automatic fix."
-    return _text(fix)
+        fix = "safe" if fix else "none"
+    words = {
+        "safe": "Safe fix: `tfadvisor fix` applies it.",
+        "unsafe": "Unsafe fix: `tfadvisor fix --unsafe-fixes` applies it; review the change.",
+        "none": "No automatic fix.",
+    }
+    text = words.get(_text(fix), _text(fix))
+    if detail and fix != "none":
+        detail = detail[0].upper() + detail[1:]
+        text = f"{text} {detail}" + ("" if detail.endswith(".") else ".")
+    return text
 
 
 def _to_info(code: str, rule: Any) -> RuleInfo:
@@ -91,37 +109,29 @@ def _to_info(code: str, rule: Any) -> RuleInfo:
         code=code,
         name=_text(_first(rule, "name", "slug")),
         severity=severity.lower() if severity else None,
-        summary=_text(_first(rule, "summary", "message", "short", "description", "__doc__")),
+        summary=_text(_first(rule, "summary", "message", "description")),
         why=_text(_first(rule, "why", "rationale", "explanation")),
-        bad=_text(_first(rule, "bad", "bad_example", "bad_examples", "invalid", "example")),
-        good=_text(_first(rule, "good", "good_example", "good_examples", "valid", "use_instead")),
+        bad=_examples(_first(rule, "bad", "bad_examples", "invalid")),
+        good=_examples(_first(rule, "good", "good_examples", "valid")),
         fix=_fix_text(rule),
     )
 
 
 def _lookup(code: str) -> Any:
-    """The registry's object for ``code``, or None (registry missing, or rule unknown)."""
+    """The registry's rule for ``code`` (``tfadvisor.rules.get_rule``), or None if unknown/unavailable."""
     try:
-        from tfadvisor.rules import registry  # type: ignore[attr-defined]
+        import tfadvisor.rules as rules
     except Exception:  # noqa: BLE001 - any failure there means "no metadata", never a crash
-        registry = None
-    if registry is not None:
-        getter = getattr(registry, "get_rule", None) or getattr(registry, "get", None)
+        return None
+    getter = getattr(rules, "get_rule", None)
+    try:
         if getter is not None:
-            try:
-                found = getter(code)
-            except Exception:  # noqa: BLE001 - unknown codes may raise KeyError/LookupError
-                found = None
-            if found is not None:
-                return found
-        listing = getattr(registry, "all_rules", None)
-        if listing is not None:
-            try:
-                for rule in listing():
-                    if _first(rule, "code", "id") == code:
-                        return rule
-            except Exception:  # noqa: BLE001
-                return None
+            return getter(code)
+        for rule in getattr(rules, "all_rules", lambda: [])():
+            if getattr(rule, "code", None) == code:
+                return rule
+    except Exception:  # noqa: BLE001 - a broken rule module must not break rendering
+        return None
     return None
 
 
