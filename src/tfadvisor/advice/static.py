@@ -1,0 +1,144 @@
+"""The decision model from static facts alone: one verdict per function, with reasons.
+
+A function decorated today is judged as it is (keep / reconfigure / undecorate / fix-first); an
+eager one as it would be (decorate / fix-first / leave-eager). Hazards are the findings of the
+function's would-be graph code (itself and its callees). Measurements, where present, override
+the performance guesses here (``advice.measured``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.model import Confidence, Facts, Severity, Verdict
+
+# A function with fewer tensor ops than this (and no loop) gains little from graph mode: the seed's
+# "a few expensive ops" case. Below it we say leave-eager, labelled a static estimate.
+MIN_TENSOR_OPS = 3
+
+_COMPUTE_ROLE_NAMES = ("step", "train", "test", "eval", "predict", "infer", "loss", "call", "forward",
+                       "compute", "update", "apply", "__call__", "metric", "grad")
+_IO_CODES = ("TF201", "TF206")
+_BUILDER_NAMES = ("__init__", "build", "build_model", "get_model", "make_model", "create_model")
+
+
+@dataclass
+class Hazard:
+    rule: str
+    severity: Severity
+    speculative: bool
+    where: str  # qualname of the function the hazard is in
+
+
+@dataclass
+class Decision:
+    verdict: Verdict
+    reasons: list[str] = field(default_factory=list)
+    confidence: Confidence = "certain"
+    assumptions: list[str] = field(default_factory=list)
+
+
+def facts_of(project: Project, linked: Linked) -> Facts:
+    fn = linked.fn
+    tensor = [n for n, p in linked.params.items() if p.kind == "tensor"]
+    primitive = [n for n, p in linked.params.items() if p.kind == "primitive"]
+    unknown = [n for n, p in linked.params.items() if p.kind not in ("tensor", "primitive")]
+    work = project.tensor_work[fn.id]
+    return Facts(
+        tensor_computation=work > 0,
+        tensor_params=tensor, primitive_params=primitive, unknown_params=unknown,
+        python_side_effects=project.side_effect[fn.id] is not None,
+        recursive=linked.recursive,
+        creates_variables=project.variables[fn.id],  # type: ignore[arg-type]
+        role=role_of(linked, work),
+    )
+
+
+def role_of(linked: Linked, tensor_work: int) -> str:
+    fn = linked.fn
+    if fn.builds and (fn.name in _BUILDER_NAMES or fn.tensor_ops <= fn.builds or fn.name.startswith(("build", "make_", "create_", "get_"))):
+        if fn.name not in ("call", "__call__", "train_step", "test_step"):
+            return "builder"
+    if fn.io_calls and fn.tensor_ops <= max(2, fn.io_calls):
+        return "io"
+    if tensor_work > 0:
+        return "compute"
+    if fn.io_calls:
+        return "io"
+    return "other"
+
+
+def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
+           tensor_ops: int) -> Decision:
+    """The verdict for one function (see DESIGN.md "Verdicts")."""
+    decision = _decorated(project, linked, facts, hazards) if linked.decorated else _eager(project, linked, facts, hazards, tensor_ops)
+    guessed = [f"{name} assumed a {'tensor' if p.kind == 'tensor' else 'Python value'} ({p.evidence})"
+               for name, p in linked.params.items() if p.guessed]
+    if (guessed and decision.verdict is not Verdict.LEAVE_EAGER) or any(h.speculative for h in hazards):
+        decision.confidence = "speculative"
+    decision.assumptions = guessed + decision.assumptions
+    if any(h.speculative for h in hazards):
+        decision.assumptions.append("some findings assume a value is a tensor (marked speculative)")
+    decision.reasons = list(dict.fromkeys(decision.reasons))
+    return decision
+
+
+def _serious(hazards: list[Hazard]) -> list[str]:
+    return [h.rule for h in hazards if h.severity is not Severity.INFO]
+
+
+def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]) -> Decision:
+    serious = _serious(hazards)
+    if facts.role == "builder":
+        return Decision(Verdict.UNDECORATE, ["TF504", *serious])
+    if linked.recursive:
+        return Decision(Verdict.FIX_FIRST, ["TF404", *serious])
+    if serious:
+        return Decision(Verdict.FIX_FIRST, serious)
+    if not facts.tensor_computation:
+        return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op found in it or its callees"])
+    varying = [n for n, p in linked.params.items() if p.varying and p.kind != "tensor"]
+    if varying:
+        return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
+                        assumptions=[f"{', '.join(varying)} change from call to call: one trace per value"])
+    callers = linked.callers
+    if callers and all(c is not None and project.functions[c.id].decorated for c, _ in callers):
+        return Decision(Verdict.UNDECORATE, ["TF505"])
+    if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
+        return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["takes only Python values"])
+    return Decision(Verdict.KEEP)
+
+
+def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard], tensor_ops: int) -> Decision:
+    fn = linked.fn
+    if facts.role == "builder":
+        return Decision(Verdict.LEAVE_EAGER, ["TF504"])
+    if facts.role == "io":
+        return Decision(Verdict.LEAVE_EAGER, [h for h in _serious(hazards) if h in _IO_CODES],
+                        assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
+    if not facts.tensor_computation:
+        reason = "does I/O, no tensor work" if facts.role == "io" else "no tensor work"
+        return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=[reason])
+    if fn.is_generator:
+        return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
+    if linked.recursive:
+        return Decision(Verdict.LEAVE_EAGER, ["TF404"])
+    callers = linked.callers
+    if callers and all(c is not None and project.graph_roots.get(c.id) for c, _ in callers):
+        return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=["every caller is already graph code"])
+    if fn.name.startswith("__") and fn.name not in ("__call__",):
+        return Decision(Verdict.LEAVE_EAGER, [], assumptions=[f"{fn.name} is not a computation entry point"])
+    if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
+        return Decision(Verdict.LEAVE_EAGER, ["TF503"], assumptions=["takes only Python values: each new value would retrace"])
+    serious = _serious(hazards)
+    varying = [n for n, p in linked.params.items() if p.varying and p.kind != "tensor"]
+    if serious or varying:
+        reasons = serious + (["TF101"] if varying else [])
+        assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
+        return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
+    if tensor_ops < MIN_TENSOR_OPS and not fn.loops:
+        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative",
+                        assumptions=[f"only {tensor_ops} tensor op(s): graph mode gains little (static estimate; measure with `tfadvisor run`)"])
+    return Decision(Verdict.DECORATE, ["TF501"])
+

@@ -1,0 +1,256 @@
+"""Per-scope context that rules and fact extraction share: names resolved, values' kinds guessed.
+
+A ``ScopeContext`` answers, for one function (or the module body), "what API is this call?",
+"is this expression a tensor, a Python value, or unknown?" and "which loops and ifs enclose this
+node?". Kinds come from a small flow-insensitive pass over the scope's assignments; a kind that
+rests on a parameter records that parameter so the project pass can confirm or drop it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cached_property
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.imports import ImportMap
+from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.summary import Kind, Param
+
+_PRIMITIVE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "ord", "chr", "hash", "id",
+                                 "isinstance", "hasattr", "callable", "repr", "format"})
+_STATIC_ATTRS = frozenset({"shape", "dtype", "ndim", "name", "device", "rank"})
+_TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder", "decoder", "cell",
+                                    "generator", "discriminator", "critic", "policy"})
+
+
+class ScopeContext:
+    def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
+                 layer_attrs: frozenset[str] = frozenset()) -> None:
+        self.scope = scope
+        self.imports = imports
+        self.params = {p.name: p for p in params}
+        self.layer_attrs = layer_attrs  # self.<attr> assigned a Keras layer/model somewhere in the class
+        self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
+        self._infer()
+
+    # -- names ---------------------------------------------------------------------------------
+    def resolve(self, node: ast.AST) -> str | None:
+        return self.imports.resolve(node)
+
+    def call_name(self, call: ast.Call) -> str | None:
+        """Canonical name of what a call calls (``tensorflow.matmul``, ``self.step``, ``helper``)."""
+        return self.imports.resolve(call.func)
+
+    @property
+    def function(self) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        node = self.scope.node
+        return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+    # -- kinds ---------------------------------------------------------------------------------
+    def _infer(self) -> None:
+        assigns = self.scope.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
+                                   ast.With, ast.AsyncWith, ast.NamedExpr, ast.comprehension)
+        for _ in range(2):  # twice, so later assignments feed earlier uses in loops
+            for node in assigns:
+                if isinstance(node, ast.Assign):
+                    kind = self.kind(node.value)
+                    for target in node.targets:
+                        self._bind(target, kind, node.value)
+                elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                    self._bind(node.target, self.kind(node.value), node.value)
+                elif isinstance(node, ast.AugAssign):
+                    if isinstance(node.target, ast.Name):
+                        old = self.env.get(node.target.id, ("unknown", ()))
+                        new = self.kind_deps(node.value)
+                        self.env[node.target.id] = _join(old, new)
+                elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                    self._bind(node.target, self._iter_element_kind(node.iter), None)
+                elif isinstance(node, ast.NamedExpr):
+                    self._bind(node.target, self.kind(node.value), node.value)
+                elif isinstance(node, (ast.With, ast.AsyncWith)):
+                    for item in node.items:
+                        if item.optional_vars is not None:
+                            self._bind(item.optional_vars, ("object", ()), None)
+
+    def _bind(self, target: ast.AST, kind: tuple[Kind, tuple[str, ...]], value: ast.AST | None) -> None:
+        if isinstance(target, ast.Name):
+            if target.id not in self.params or kind[0] != "unknown":
+                self.env[target.id] = kind
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            # Unpacking a tensor op's result (q, r = tf.linalg.qr(x)) gives tensors.
+            element = kind if kind[0] == "tensor" else ("unknown", ())
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts):
+                    self._bind(t, self.kind_deps(v), v)
+                return
+            for t in target.elts:
+                self._bind(t, element, None)
+
+    def _iter_element_kind(self, iterable: ast.AST) -> tuple[Kind, tuple[str, ...]]:
+        if isinstance(iterable, ast.Call):
+            name = self.call_name(iterable)
+            if name == "range":
+                return ("primitive", ())
+            if name in ("tensorflow.range",) or tfapi.is_dataset_builder(name):
+                return ("tensor", ())
+            if name in ("enumerate", "zip"):
+                return ("object", ())
+        kind = self.kind_deps(iterable)
+        if kind[0] == "tensor":
+            return kind
+        return ("unknown", ())
+
+    def kind(self, node: ast.AST) -> tuple[Kind, tuple[str, ...]]:
+        return self.kind_deps(node)
+
+    def kind_deps(self, node: ast.AST) -> tuple[Kind, tuple[str, ...]]:
+        """(kind, parameters it depends on). A tensor kind with deps is a tensor only if they are."""
+        if isinstance(node, ast.Constant):
+            return ("primitive", ())
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.env[node.id]
+            param = self.params.get(node.id)
+            if param is not None:
+                if param.kind == "unknown":
+                    return ("tensor", (node.id,))
+                return (param.kind, ())
+            return ("unknown", ())
+        if isinstance(node, ast.Call):
+            return self._call_kind(node)
+        if isinstance(node, (ast.BinOp,)):
+            return _join(self.kind_deps(node.left), self.kind_deps(node.right))
+        if isinstance(node, ast.UnaryOp):
+            return self.kind_deps(node.operand)
+        if isinstance(node, ast.Compare):
+            out = self.kind_deps(node.left)
+            for comp in node.comparators:
+                out = _join(out, self.kind_deps(comp))
+            if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+                return ("primitive", ())
+            return out
+        if isinstance(node, ast.BoolOp):
+            out = self.kind_deps(node.values[0])
+            for value in node.values[1:]:
+                out = _join(out, self.kind_deps(value))
+            return out
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+                return ("primitive", ())
+            base = self.kind_deps(node.value)
+            return base if base[0] == "tensor" else ("unknown", ())
+        if isinstance(node, ast.Attribute):
+            if node.attr in _STATIC_ATTRS:
+                return ("object", ())
+            base = self.kind_deps(node.value)
+            if node.attr == "T" and base[0] == "tensor":
+                return base
+            return ("unknown", ())
+        if isinstance(node, ast.IfExp):
+            return _join(self.kind_deps(node.body), self.kind_deps(node.orelse))
+        if isinstance(node, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.DictComp,
+                             ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr)):
+            return ("object", ()) if not isinstance(node, ast.JoinedStr) else ("primitive", ())
+        return ("unknown", ())
+
+    def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
+        name = self.call_name(call)
+        if tfapi.is_tensor_op(name) or tfapi.creates_variable(name):
+            return ("tensor", ())
+        if name in _PRIMITIVE_BUILTINS:
+            return ("primitive", ())
+        if name is None:
+            return ("unknown", ())
+        if name.startswith("self.") and name.count(".") == 1:
+            if name[5:] in self.layer_attrs:
+                return ("tensor", ())
+            return ("unknown", ())
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            receiver = self.kind_deps(func.value)
+            if func.attr in ("gradient", "jacobian") or (
+                receiver[0] == "tensor" and func.attr not in tfapi.EAGER_ONLY_METHODS
+            ):
+                return ("tensor", receiver[1] if receiver[0] == "tensor" else ())
+            return ("unknown", ())
+        if isinstance(func, ast.Name) and func.id in self.params and func.id in _TENSORISH_PARAM_NAMES:
+            return ("tensor", ())
+        if isinstance(func, ast.Name) and self.env.get(func.id, ("unknown",))[0] == "object":
+            return ("unknown", ())
+        return ("unknown", ())
+
+    def is_tensor(self, node: ast.AST) -> tuple[bool, tuple[str, ...]]:
+        """Whether ``node`` is (or, through parameters listed, may be) a tensor."""
+        kind, deps = self.kind_deps(node)
+        return kind == "tensor", deps
+
+    # -- structure -----------------------------------------------------------------------------
+    @cached_property
+    def _ancestry(self) -> dict[int, tuple[ast.AST, ...]]:
+        """For every node of this scope, the statements enclosing it (loops, ifs, try, with)."""
+        out: dict[int, tuple[ast.AST, ...]] = {}
+        root = self.scope.node
+        body = root.body if hasattr(root, "body") else []
+        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(s, ()) for s in reversed(body)]
+        while stack:
+            node, chain = stack.pop()
+            out[id(node)] = chain
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            inner = chain + (node,) if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If,
+                                                         ast.Try, ast.With, ast.AsyncWith)) else chain
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, inner))
+        return out
+
+    def enclosing(self, node: ast.AST) -> tuple[ast.AST, ...]:
+        """Loops, ifs, trys and withs around ``node`` inside this scope, outermost first."""
+        return self._ancestry.get(id(node), ())
+
+    def in_branch(self, node: ast.AST, if_node: ast.If) -> str | None:
+        """'body' or 'orelse' when ``node`` sits in that branch of ``if_node``."""
+        for stmt in if_node.body:
+            if _contains(stmt, node):
+                return "body"
+        for stmt in if_node.orelse:
+            if _contains(stmt, node):
+                return "orelse"
+        return None
+
+    def walk(self, nodes: list[ast.stmt] | ast.AST) -> Iterator[ast.AST]:
+        """Walk statements without entering nested functions or classes."""
+        stack = list(reversed(nodes)) if isinstance(nodes, list) else [nodes]
+        while stack:
+            node = stack.pop()
+            yield node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+    @cached_property
+    def local_names(self) -> frozenset[str]:
+        """Names this function binds itself (not globals, not nonlocals, not parameters)."""
+        declared = set()
+        for node in self.scope.nodes(ast.Global, ast.Nonlocal):
+            declared.update(node.names)  # type: ignore[attr-defined]
+        bound = {n.id for n in self.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}  # type: ignore[attr-defined]
+        return frozenset(bound - declared - set(self.params))
+
+
+def _contains(tree: ast.AST, target: ast.AST) -> bool:
+    return any(n is target for n in ast.walk(tree))
+
+
+def _join(a: tuple[Kind, tuple[str, ...]], b: tuple[Kind, tuple[str, ...]]) -> tuple[Kind, tuple[str, ...]]:
+    if a[0] == "tensor" and b[0] == "tensor":
+        if not a[1] or not b[1]:
+            return ("tensor", ())
+        return ("tensor", tuple(dict.fromkeys(a[1] + b[1])))
+    if a[0] == "tensor":
+        return a
+    if b[0] == "tensor":
+        return b
+    if a[0] == "primitive" and b[0] == "primitive":
+        return ("primitive", ())
+    return ("unknown", ())

@@ -1,0 +1,93 @@
+"""Import aliases: which local name means which module or object.
+
+``import tensorflow as tf``, ``from tensorflow import keras, function``, ``import tensorflow.compat.v2
+as tf`` and relative imports of the project's own modules all become one canonical dotted name, so
+the rest of the analysis asks "is this ``tensorflow.function``?" without caring how it was spelled.
+"""
+
+from __future__ import annotations
+
+import ast
+
+_PREFIX_REWRITES = (
+    ("tensorflow.compat.v2.", "tensorflow."),
+    ("tensorflow.compat.v1.", "tensorflow.compat.v1."),
+    ("tensorflow.keras.", "keras."),
+    ("tensorflow.python.keras.", "keras."),
+    ("tf_keras.", "keras."),
+    ("keras.src.", "keras."),
+    ("tensorflow.experimental.numpy.", "tensorflow.experimental.numpy."),
+)
+_EXACT_REWRITES = {"tensorflow.compat.v2": "tensorflow", "tensorflow.keras": "keras", "tf_keras": "keras"}
+
+
+def canonical(name: str) -> str:
+    """Normalise equivalent spellings of the same API (``tf.keras`` is ``keras`` in TF 2.16+)."""
+    if name in _EXACT_REWRITES:
+        return _EXACT_REWRITES[name]
+    for prefix, replacement in _PREFIX_REWRITES:
+        if name.startswith(prefix):
+            return replacement + name[len(prefix):]
+    if name.startswith("keras.api."):
+        return "keras." + name[len("keras.api."):]
+    return name
+
+
+class ImportMap:
+    """Local names bound by the import statements of one module (anywhere in it)."""
+
+    def __init__(self, module: str = "", is_package: bool = False) -> None:
+        self.module = module
+        self.is_package = is_package
+        self.names: dict[str, str] = {}
+
+    def add(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.names[alias.asname] = canonical(alias.name)
+                else:
+                    root = alias.name.split(".", 1)[0]
+                    self.names[root] = canonical(root)
+            return
+        base = self._from_base(node)
+        if base is None:
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            full = f"{base}.{alias.name}" if base else alias.name
+            self.names[alias.asname or alias.name] = canonical(full)
+
+    def _from_base(self, node: ast.ImportFrom) -> str | None:
+        if not node.level:
+            return node.module or ""
+        parts = self.module.split(".") if self.module else []
+        # A package's own __init__ is its package; a module's package is its parent.
+        keep = len(parts) - node.level + (1 if self.is_package else 0)
+        if keep < 0:
+            return None
+        base = ".".join(parts[:keep])
+        if node.module:
+            base = f"{base}.{node.module}" if base else node.module
+        return base
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """Canonical dotted name of a ``Name``/``Attribute`` chain, or None if it is not one.
+
+        A root name that no import binds resolves to itself (``print``, ``range``, a local).
+        """
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        root = self.names.get(node.id, node.id)
+        if parts:
+            parts.reverse()
+            return canonical(root + "." + ".".join(parts))
+        return root
+
+    def imports_tensorflow(self) -> bool:
+        return any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())

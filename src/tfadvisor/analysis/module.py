@@ -1,0 +1,367 @@
+"""The per-file pass: one source text in, one ``ModuleSummary`` out (facts, call sites, rule hits).
+
+Runs without the rest of the project, so that files can be analysed in parallel; everything that
+needs other files (callees' side effects, parameter kinds from call sites) is left to
+``analysis.project``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.imports import ImportMap
+from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
+from tfadvisor.analysis.summary import (CallSite, ClassSummary, FunctionSummary, Hit, ModuleSummary,
+                                        Param)
+
+_LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
+                  "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
+_BUILTINS = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) else dir(__import__("builtins")))
+_SUPPRESS = re.compile(r"#\s*tfadvisor:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
+_GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance"})
+
+
+def parse_suppressions(text: str) -> dict[int, frozenset[str] | None]:
+    """Line -> suppressed codes (None means every code) from ``# tfadvisor: ignore[...]`` comments."""
+    if "tfadvisor:" not in text:
+        return {}
+    out: dict[int, frozenset[str] | None] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _SUPPRESS.search(line)
+        if match:
+            codes = match.group(1)
+            out[number] = frozenset(c.strip().upper() for c in codes.split(",") if c.strip()) if codes else None
+    return out
+
+
+def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: str,
+              rules: Iterable[object] = ()) -> ModuleSummary:
+    """Facts and rule hits for every function of one parsed module."""
+    imports = ImportMap(module, is_package)
+    module_scope, functions, classes = index_scopes(tree)
+    for scope in (module_scope, *functions):
+        for node in scope.nodes(ast.Import, ast.ImportFrom):
+            imports.add(node)  # type: ignore[arg-type]
+
+    summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
+                            lines=text.count("\n") + 1)
+    layer_attrs = _layer_attributes(functions, imports)
+    for info in classes:
+        bases = [b for b in (imports.resolve(x) for x in info.bases) if b]
+        summary.classes.append(ClassSummary(
+            qualname=info.qualname, bases=bases, line=info.node.lineno,
+            keras=any(b.startswith("keras.") and b.rsplit(".", 1)[-1] in ("Layer", "Model", "Sequential")
+                      for b in bases)))
+
+    local_rules = [r for r in rules if getattr(r, "check", None) is not None]
+    module_ctx = ScopeContext(module_scope, imports, [])
+    summary.module_calls = _call_sites(module_ctx, set())
+    summary.wrapped = _wrapped(module_ctx)
+    for rule in rules:
+        hook = getattr(rule, "check_module", None)
+        if hook is not None:
+            summary.module_hits.extend(hook(module_ctx))
+
+    for scope in functions:
+        fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()))
+        ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()))
+        _fill_facts(fn, ctx)
+        summary.wrapped.extend(_wrapped(ctx))
+        for rule in local_rules:
+            fn.hits.extend(rule.check(ctx))  # type: ignore[attr-defined]
+        summary.functions.append(fn)
+    return summary
+
+
+def _class_of(scope: Scope) -> str | None:
+    return scope.cls.qualname if scope.cls else None
+
+
+def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | None, frozenset[str]]:
+    """Per class: attributes assigned a Keras layer/model/variable (``self.dense = Dense(4)``)."""
+    out: dict[str | None, set[str]] = {}
+    for scope in functions:
+        if scope.cls is None:
+            continue
+        for node in scope.nodes(ast.Assign):
+            if not isinstance(node.value, ast.Call):  # type: ignore[attr-defined]
+                continue
+            name = imports.resolve(node.value.func)  # type: ignore[attr-defined]
+            if not (tfapi.is_keras_builder(name) or tfapi.creates_variable(name)
+                    or (name or "").startswith("self.add_weight")):
+                continue
+            for target in node.targets:  # type: ignore[attr-defined]
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                    out.setdefault(scope.cls.qualname, set()).add(target.attr)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap) -> tuple[bool, dict[str, str], int | None]:
+    for dec in node.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if tfapi.is_tf_function(imports.resolve(target)):
+            options = {}
+            if isinstance(dec, ast.Call):
+                options = {k.arg: ast.unparse(k.value) for k in dec.keywords if k.arg}
+            return True, options, dec.lineno
+    return False, {}, None
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, ast.expr] = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults)) if args.defaults else {}
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+        if default is not None:
+            defaults[arg.arg] = default
+    out: list[Param] = []
+    for index, arg in enumerate([*positional, *args.kwonlyargs]):
+        if is_method and index == 0:
+            continue
+        param = Param(name=arg.arg, has_default=arg.arg in defaults)
+        ann = imports.resolve(arg.annotation) if arg.annotation is not None else None
+        if arg.annotation is not None and ann is None:
+            ann = ast.unparse(arg.annotation)
+        ann_kind = tfapi.annotation_kind(ann)
+        if ann_kind:
+            param.kind, param.evidence = ann_kind, f"annotated {ann}"  # type: ignore[assignment]
+        elif arg.arg in defaults:
+            default = defaults[arg.arg]
+            if isinstance(default, ast.Constant) and isinstance(default.value, (bool, int, float, str)):
+                param.kind, param.evidence = "primitive", f"default {default.value!r}"
+        out.append(param)
+    for arg in (args.vararg, args.kwarg):
+        if arg is not None:
+            out.append(Param(name=arg.arg, variadic=True, kind="object", evidence="variadic"))
+    return out
+
+
+def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
+                      layer_attrs: frozenset[str]) -> FunctionSummary:
+    node = scope.node
+    assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    decorator_names = {imports.resolve(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+    is_method = scope.cls is not None and "staticmethod" not in decorator_names and bool(
+        node.args.posonlyargs or node.args.args)
+    decorated, options, dec_line = _decorator_info(node, imports)
+    return FunctionSummary(
+        id=f"{path}::{scope.qualname}", path=path, module=module, qualname=scope.qualname,
+        name=node.name, line=node.lineno, end_line=node.end_lineno or node.lineno,
+        col=node.col_offset, class_qualname=_class_of(scope),
+        params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,
+        decorator_options=options, decorator_line=dec_line,
+        is_generator=bool(scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)),
+        returns_value=any(r.value is not None for r in scope.nodes(ast.Return)),  # type: ignore[attr-defined]
+    )
+
+
+def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
+    """Local facts: tensor work, parameter evidence, side effects, variables, calls."""
+    params = {p.name: p for p in fn.params}
+    guarded = _guarded_nodes(ctx)
+    tensor_ops = builds = io = other = 0
+    variables = "none"
+    for call in ctx.scope.nodes(ast.Call):
+        name = ctx.call_name(call)  # type: ignore[arg-type]
+        if tfapi.is_tensor_op(name):
+            tensor_ops += 1
+            _param_evidence(params, call, "tensor", f"passed to {name}")  # type: ignore[arg-type]
+        elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
+                       or name.endswith(".add_weight")):
+            builds += 1
+            if tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or name == "self.add_weight":
+                state = "guarded" if id(call) in guarded else "unguarded"
+                variables = "unguarded" if "unguarded" in (variables, state) else "guarded"
+        elif tfapi.is_dataset_builder(name):
+            builds += 1
+        elif tfapi.is_io(name):
+            io += 1
+            fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))  # type: ignore[attr-defined]
+        else:
+            other += 1
+            if name == "range":
+                _param_evidence(params, call, "primitive", "used in range()")  # type: ignore[arg-type]
+            elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
+                tensor_ops += 1
+            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TENSOR_METHODS:  # type: ignore[attr-defined]
+                tensor_ops += 1
+    for binop in ctx.scope.nodes(ast.BinOp):
+        kind, deps = ctx.kind_deps(binop)  # x * w, a - b on tensors: ops too
+        if kind == "tensor" and all(params[d].kind == "tensor" for d in deps if d in params):
+            tensor_ops += 1
+    for attr in ctx.scope.nodes(ast.Attribute):
+        if isinstance(attr.value, ast.Name) and attr.value.id in params and attr.attr in ("shape", "dtype", "numpy", "ndim"):  # type: ignore[attr-defined]
+            p = params[attr.value.id]  # type: ignore[attr-defined]
+            if p.kind == "unknown":
+                p.kind, p.evidence = "tensor", f"uses .{attr.attr}"  # type: ignore[attr-defined]
+    fn.tensor_ops, fn.builds, fn.io_calls, fn.other_calls = tensor_ops, builds, io, other
+    fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
+    fn.variables = variables  # type: ignore[assignment]
+    fn.side_effects.extend(_state_mutations(ctx))
+    fn.side_effects.sort()
+    fn.calls = _call_sites(ctx, set(params))
+
+
+def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(arg, ast.Starred):
+            arg = arg.value
+        if isinstance(arg, ast.Name) and arg.id in params and params[arg.id].kind == "unknown":
+            params[arg.id].kind, params[arg.id].evidence = kind, why  # type: ignore[assignment]
+
+
+def _guarded_nodes(ctx: ScopeContext) -> set[int]:
+    """Ids of nodes under a create-once guard (``if self.v is None:``, ``if not self.built:``)."""
+    out: set[int] = set()
+    for node in ctx.scope.nodes(ast.If):
+        if _is_guard(node.test):  # type: ignore[attr-defined]
+            for stmt in node.body:  # type: ignore[attr-defined]
+                out.update(id(n) for n in ctx.walk(stmt))
+    return out
+
+
+def _is_guard(test: ast.AST) -> bool:
+    if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Is, ast.NotIn)) for op in test.ops):
+        return True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return True
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _GUARD_CALLS:
+        return True
+    if isinstance(test, ast.BoolOp):
+        return any(_is_guard(v) for v in test.values)
+    return False
+
+
+def _state_mutations(ctx: ScopeContext) -> list[tuple[int, int, str]]:
+    """Python state this function changes that outlives the call."""
+    out: list[tuple[int, int, str]] = []
+    local = ctx.local_names
+    declared = set()
+    for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
+        declared.update(node.names)  # type: ignore[attr-defined]
+    for call in ctx.scope.nodes(ast.Call):
+        func = call.func  # type: ignore[attr-defined]
+        if isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS:
+            root = _root_name(func.value)
+            if root is not None and root not in local and not _is_library(ctx, func.value):
+                out.append((call.lineno, call.col_offset, f"{ast.unparse(func.value)}.{func.attr}()"))  # type: ignore[attr-defined]
+    for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                if isinstance(t, ast.Name) and t.id in declared:
+                    out.append((node.lineno, node.col_offset, f"writes {'global' if t.id in _globals(ctx) else 'nonlocal'} {t.id}"))
+                elif isinstance(t, (ast.Attribute, ast.Subscript)):
+                    root = _root_name(t.value)
+                    if root is not None and root not in local:
+                        out.append((node.lineno, node.col_offset, f"sets {ast.unparse(t)}"))
+    return out
+
+
+def _globals(ctx: ScopeContext) -> set[str]:
+    out: set[str] = set()
+    for node in ctx.scope.nodes(ast.Global):
+        out.update(node.names)  # type: ignore[attr-defined]
+    return out
+
+
+def _root_name(node: ast.AST) -> str | None:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _is_library(ctx: ScopeContext, node: ast.AST) -> bool:
+    name = ctx.resolve(node)
+    return bool(name) and name.split(".", 1)[0] in _LIBRARY_ROOTS and name.split(".", 1)[0] in ctx.imports.names.values()
+
+
+def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
+    """Calls that may land in the project's own code, with what each argument looks like."""
+    loops = _loop_context(ctx)
+    out: list[CallSite] = []
+    for call in ctx.scope.nodes(ast.Call):
+        name = ctx.call_name(call)  # type: ignore[arg-type]
+        if not name or name in _BUILTINS or name.split(".", 1)[0] in _LIBRARY_ROOTS:
+            continue
+        varying_names = loops.get(id(call))
+        site = CallSite(callee=name, line=call.lineno, col=call.col_offset,  # type: ignore[attr-defined]
+                        in_loop=varying_names is not None)
+        for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
+            if isinstance(arg, ast.Starred):
+                break
+            site.args.append(_arg_kind(ctx, arg))
+            _note_arg(site, str(index), arg, params, varying_names)
+        for kw in call.keywords:  # type: ignore[attr-defined]
+            if kw.arg is None:
+                continue
+            site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
+            _note_arg(site, kw.arg, kw.value, params, varying_names)
+        out.append(site)
+    return out
+
+
+def _arg_kind(ctx: ScopeContext, arg: ast.AST) -> str:
+    kind, deps = ctx.kind_deps(arg)
+    if kind == "tensor" and deps:
+        return "unknown"  # a pass-through parameter: the project pass follows ``forwarded``
+    if isinstance(arg, (ast.Call, ast.Attribute)) and kind == "unknown" and isinstance(arg, ast.Call):
+        return "object" if _looks_like_constructor(ctx, arg) else "unknown"
+    return kind
+
+
+def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
+    name = ctx.call_name(call) or ""
+    return name.rsplit(".", 1)[-1][:1].isupper() and not tfapi.is_tensor_op(name)
+
+
+def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None) -> None:
+    if isinstance(arg, ast.Name) and arg.id in params:
+        site.forwarded[key] = arg.id
+    if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+        site.varying.append(key)
+
+
+def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
+    """Call id -> names that change from one iteration to the next of the loops around it."""
+    out: dict[int, set[str]] = {}
+    loops = ctx.scope.nodes(ast.For, ast.AsyncFor, ast.While)
+    if not loops:
+        return out
+    for loop in loops:
+        varying: set[str] = set()
+        if isinstance(loop, (ast.For, ast.AsyncFor)):
+            varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
+        body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
+        for n in body_nodes:
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                varying.add(n.target.id)
+        for n in body_nodes:
+            if isinstance(n, ast.Call):
+                out.setdefault(id(n), set()).update(varying)
+    return out
+
+
+def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
+    """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``."""
+    out = []
+    for call in ctx.scope.nodes(ast.Call):
+        if not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:  # type: ignore[attr-defined,arg-type]
+            continue
+        target = call.args[0]  # type: ignore[attr-defined]
+        name = ctx.resolve(target)
+        if name:
+            options = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}  # type: ignore[attr-defined]
+            scope_prefix = "" if ctx.scope.is_module else ctx.scope.qualname + ".<locals>."
+            if scope_prefix and "." not in name and any(
+                    c.qualname == scope_prefix + name for c in ctx.scope.children):
+                name = scope_prefix + name
+            out.append((name, call.lineno, options))  # type: ignore[attr-defined]
+    return out
+
+
+__all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]

@@ -1,0 +1,96 @@
+"""One walk over a module's AST that hands every node to the scope that owns it.
+
+A scope is the module body or one function body. Nested functions are scopes of their own (their
+decorators, defaults and annotations belong to the enclosing scope, where Python evaluates them);
+class bodies belong to the enclosing scope with the class recorded. Qualified names follow Python's
+``__qualname__``: ``Trainer.step``, ``outer.<locals>.inner``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass
+class ClassInfo:
+    qualname: str
+    node: ast.ClassDef
+    bases: list[ast.expr]
+
+
+@dataclass
+class Scope:
+    """The nodes one function (or the module body) owns, by type, in source order."""
+
+    qualname: str
+    node: ast.AST
+    cls: ClassInfo | None = None  # the class whose body defines this function directly
+    parent: Scope | None = None
+    by_type: dict[type, list[ast.AST]] = field(default_factory=lambda: defaultdict(list))
+    children: list[Scope] = field(default_factory=list)
+
+    @property
+    def is_module(self) -> bool:
+        return isinstance(self.node, ast.Module)
+
+    def nodes(self, *types: type) -> list[ast.AST]:
+        if len(types) == 1:
+            return self.by_type.get(types[0], [])
+        out: list[ast.AST] = []
+        for t in types:
+            out.extend(self.by_type.get(t, ()))
+        out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        return out
+
+
+def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]:
+    """Return (module scope, function scopes in source order, classes)."""
+    module = Scope(qualname="<module>", node=tree)
+    functions: list[Scope] = []
+    classes: list[ClassInfo] = []
+    # Stack items: (node, owning scope, qualname prefix, class whose body we are in)
+    stack: list[tuple[ast.AST, Scope, str, ClassInfo | None]] = [
+        (child, module, "", None) for child in reversed(tree.body)
+    ]
+    push = stack.append
+    while stack:
+        node, scope, prefix, cls = stack.pop()
+        kind = type(node)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            scope.by_type[kind].append(node)
+            qualname = prefix + node.name
+            fn = Scope(qualname=qualname, node=node, cls=cls, parent=scope)
+            scope.children.append(fn)
+            functions.append(fn)
+            for body_node in reversed(node.body):
+                push((body_node, fn, qualname + ".<locals>.", None))
+            # Evaluated in the enclosing scope when the def runs.
+            outer = [*node.decorator_list, *node.args.defaults,
+                     *(d for d in node.args.kw_defaults if d is not None)]
+            if node.returns is not None:
+                outer.append(node.returns)
+            for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                        node.args.vararg, node.args.kwarg):
+                if arg is not None and arg.annotation is not None:
+                    outer.append(arg.annotation)
+            for extra in reversed(outer):
+                push((extra, scope, prefix, cls))
+            continue
+        if kind is ast.ClassDef:
+            scope.by_type[kind].append(node)
+            info = ClassInfo(qualname=prefix + node.name, node=node, bases=list(node.bases))
+            classes.append(info)
+            for body_node in reversed(node.body):
+                push((body_node, scope, info.qualname + ".", info))
+            for extra in reversed([*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]):
+                push((extra, scope, prefix, cls))
+            continue
+        scope.by_type[kind].append(node)
+        for child in reversed(list(ast.iter_child_nodes(node))):
+            push((child, scope, prefix, cls))
+    functions.sort(key=lambda s: (s.node.lineno, s.node.col_offset))  # type: ignore[attr-defined]
+    return module, functions, classes

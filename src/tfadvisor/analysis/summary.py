@@ -1,0 +1,111 @@
+"""What the per-file pass hands to the project pass: small, picklable, no AST.
+
+The per-file pass runs in worker processes on big trees; it returns a ``ModuleSummary`` per file,
+and the ASTs die with the worker. The project pass links summaries (call graph, parameter kinds
+from call sites, transitive side effects) and turns rule hits into findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Kind = Literal["tensor", "primitive", "object", "unknown"]
+
+
+@dataclass
+class Hit:
+    """A rule's candidate finding inside one function, before the project pass decides on it.
+
+    ``depends_on`` lists parameters whose being a tensor makes the hit real (a TF3xx rule on
+    ``if x > 0`` where ``x`` is a parameter); empty means the hit stands on its own.
+    """
+
+    rule: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    message: str
+    depends_on: tuple[str, ...] = ()
+    speculative: bool = False
+    path: str | None = None  # set when the hit is in another file than its function (call sites)
+
+
+@dataclass
+class Param:
+    name: str
+    kind: Kind = "unknown"  # from local evidence: annotation, default, use in TF ops
+    evidence: str = ""
+    has_default: bool = False
+    variadic: bool = False
+
+
+@dataclass
+class CallSite:
+    """A call from one scope to a name that may be a function of the project."""
+
+    callee: str  # canonical dotted name, or "self.method" / "cls.method"
+    line: int
+    col: int
+    args: list[Kind] = field(default_factory=list)
+    kwargs: dict[str, Kind] = field(default_factory=dict)
+    # Parameters of the caller passed straight through, by position / keyword of the callee.
+    forwarded: dict[str, str] = field(default_factory=dict)  # callee arg key -> caller param
+    in_loop: bool = False
+    varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
+
+
+@dataclass
+class FunctionSummary:
+    id: str
+    path: str
+    module: str
+    qualname: str
+    name: str
+    line: int
+    end_line: int
+    col: int
+    class_qualname: str | None
+    params: list[Param]
+    is_method: bool
+    decorated: bool
+    decorator_options: dict[str, str] = field(default_factory=dict)
+    decorator_line: int | None = None
+    tensor_ops: int = 0
+    builds: int = 0
+    io_calls: int = 0
+    other_calls: int = 0
+    loops: int = 0
+    variables: Literal["none", "guarded", "unguarded"] = "none"
+    side_effects: list[tuple[int, int, str]] = field(default_factory=list)
+    calls: list[CallSite] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    is_generator: bool = False
+    returns_value: bool = False
+    suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass
+class ClassSummary:
+    qualname: str
+    bases: list[str]  # canonical names
+    line: int
+    keras: bool = False  # subclasses a Keras Layer or Model (directly, by name)
+
+
+@dataclass
+class ModuleSummary:
+    path: str
+    module: str
+    functions: list[FunctionSummary] = field(default_factory=list)
+    classes: list[ClassSummary] = field(default_factory=list)
+    module_calls: list[CallSite] = field(default_factory=list)  # calls made by top-level code
+    wrapped: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # tf.function(g)
+    module_hits: list[Hit] = field(default_factory=list)  # rules that fire outside any function
+    suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    cell_map: list[tuple[int, int]] = field(default_factory=list)
+    lines: int = 0

@@ -1,0 +1,135 @@
+"""What the analysis knows about the TensorFlow, Keras and NumPy APIs, by canonical dotted name.
+
+Canonical names come from ``imports.ImportMap.resolve``: ``tf.keras.layers.Dense`` and
+``keras.layers.Dense`` both become ``keras.layers.Dense``; ``tf.compat.v2.matmul`` becomes
+``tensorflow.matmul``. Everything here is a pure function of such a name.
+"""
+
+from __future__ import annotations
+
+TF = "tensorflow"
+
+# tensorflow.* names that are not tensor computation.
+_TF_NOT_OPS = (
+    "tensorflow.function", "tensorflow.config", "tensorflow.data", "tensorflow.io.gfile",
+    "tensorflow.saved_model", "tensorflow.train.Checkpoint", "tensorflow.train.CheckpointManager",
+    "tensorflow.distribute", "tensorflow.test", "tensorflow.TensorSpec", "tensorflow.summary.create",
+    "tensorflow.get_logger", "tensorflow.autograph", "tensorflow.random.set_seed",
+    "tensorflow.keras", "tensorflow.debugging.set_log_device_placement", "tensorflow.print",
+    "tensorflow.device", "tensorflow.name_scope", "tensorflow.GradientTape", "tensorflow.Module",
+    "tensorflow.experimental.numpy.experimental_enable_numpy_behavior", "tensorflow.Variable",
+    "tensorflow.lite", "tensorflow.sysconfig", "tensorflow.version", "tensorflow.compat.v1.disable",
+)
+
+_KERAS_OPS = ("keras.ops.", "keras.activations.", "keras.backend.", "keras.losses.",
+              "keras.metrics.", "keras.random.")
+_KERAS_BUILDERS = ("keras.layers.", "keras.Model", "keras.Sequential", "keras.models.",
+                   "keras.optimizers.", "keras.Input", "keras.applications.", "keras.initializers.",
+                   "keras.regularizers.", "keras.callbacks.", "keras.losses.", "keras.metrics.")
+_DATA_BUILDERS = ("tensorflow.data.",)
+
+TRACE_TIME_CONSTANTS = (
+    "numpy.random.", "random.", "time.time", "time.perf_counter", "time.monotonic",
+    "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.date.today",
+    "datetime.now", "uuid.", "os.urandom", "secrets.",
+)
+
+IO_CALLS = (
+    "open", "print", "input", "logging.", "os.", "shutil.", "pathlib.", "json.dump", "json.load",
+    "pickle.", "csv.", "numpy.save", "numpy.load", "numpy.savez", "numpy.savetxt", "numpy.loadtxt",
+    "tensorflow.io.gfile.", "tensorflow.saved_model.save", "tensorflow.saved_model.load",
+    "tensorflow.summary.", "requests.", "urllib.", "subprocess.", "sys.stdout", "sys.stderr",
+    "matplotlib.", "pandas.read_", "h5py.", "tqdm.", "absl.logging.",
+)
+
+VARIABLE_CONSTRUCTORS = ("tensorflow.Variable", "keras.Variable", "tensorflow.compat.v1.get_variable")
+
+MUTATING_METHODS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem",
+     "add", "discard", "sort", "reverse", "__setitem__", "write", "writelines"}
+)
+# Methods whose names alone say "this is TensorFlow state work": assigning or applying into variables.
+TENSOR_METHODS = frozenset(
+    {"assign", "assign_add", "assign_sub", "apply_gradients", "gradient", "numpy", "scatter_update",
+     "minimize", "update_state", "result", "reset_state", "watch", "jacobian", "batch_jacobian"}
+)
+EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
+
+PRIMITIVE_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "complex"})
+TENSOR_ANNOTATION_SUFFIXES = ("Tensor", "Variable", "RaggedTensor", "SparseTensor", "TensorLike",
+                              "ndarray", "ArrayLike", "KerasTensor")
+
+# Parameter names that usually carry tensors or Python values: used only as a labelled guess.
+TENSOR_NAME_HINTS = frozenset(
+    {"x", "y", "inputs", "input", "images", "image", "labels", "label", "logits", "features",
+     "targets", "target", "y_true", "y_pred", "predictions", "batch", "x_batch", "y_batch",
+     "tensor", "t", "a", "b", "data", "state", "states", "hidden", "h", "c", "query", "key", "value",
+     "mask", "weights", "grads", "gradients", "embeddings", "tokens", "seq", "sequence", "z", "noise",
+     "real", "fake", "encoder_output", "enc_output", "dec_input", "src", "tgt"}
+)
+PRIMITIVE_NAME_HINTS = frozenset(
+    {"step", "epoch", "i", "j", "k", "n", "idx", "index", "iteration", "num_steps", "training",
+     "verbose", "name", "path", "filename", "batch_size", "epochs", "seed", "debug", "mode", "lr",
+     "learning_rate", "units", "dim", "size", "depth", "num_layers", "rate", "dropout", "axis"}
+)
+# Names of compute-role functions (the seed's "train" and "predict"), from Hybridize Functions.
+COMPUTE_NAME_HINTS = ("train_step", "test_step", "eval_step", "predict", "call", "__call__",
+                      "inference", "loss", "step", "forward", "compute")
+
+
+def is_tf_function(name: str | None) -> bool:
+    return name in ("tensorflow.function", "tensorflow.compat.v1.function")
+
+
+def is_tensor_op(name: str | None) -> bool:
+    """A call that computes on tensors (tf.matmul, tf.nn.relu, keras.ops.sum, tf.reduce_mean ...)."""
+    if not name:
+        return False
+    if name.startswith("tensorflow."):
+        return not name.startswith(_TF_NOT_OPS)
+    return name.startswith(_KERAS_OPS)
+
+
+def creates_variable(name: str | None) -> bool:
+    return bool(name) and (name in VARIABLE_CONSTRUCTORS or name.startswith(VARIABLE_CONSTRUCTORS))
+
+
+def is_keras_builder(name: str | None) -> bool:
+    """Constructors of Keras layers, models, optimizers: definition, not computation."""
+    return bool(name) and name.startswith(_KERAS_BUILDERS) and _looks_like_class(name)
+
+
+def is_dataset_builder(name: str | None) -> bool:
+    return bool(name) and name.startswith(_DATA_BUILDERS)
+
+
+def is_builder(name: str | None) -> bool:
+    return is_keras_builder(name) or is_dataset_builder(name)
+
+
+def _looks_like_class(name: str) -> bool:
+    return name.rsplit(".", 1)[-1][:1].isupper()
+
+
+def is_io(name: str | None) -> bool:
+    return bool(name) and (name in ("open", "print", "input") or name.startswith(IO_CALLS))
+
+
+def is_trace_time_constant(name: str | None) -> bool:
+    return bool(name) and name.startswith(TRACE_TIME_CONSTANTS) and name not in ("random.Random",)
+
+
+def is_numpy_call(name: str | None) -> bool:
+    return bool(name) and name.startswith("numpy.") and not name.startswith("numpy.random.")
+
+
+def annotation_kind(annotation: str | None) -> str | None:
+    """'tensor', 'primitive' or None from an annotation's resolved (or written) name."""
+    if not annotation:
+        return None
+    last = annotation.rsplit(".", 1)[-1]
+    if last in PRIMITIVE_ANNOTATIONS:
+        return "primitive"
+    if last.endswith(TENSOR_ANNOTATION_SUFFIXES):
+        return "tensor"
+    return None

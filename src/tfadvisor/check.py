@@ -1,0 +1,286 @@
+"""`check`, as a library: paths in, a ``Report`` out. Never imports or runs the analysed code.
+
+Three passes: the per-file pass (read, parse once, summarise; in worker processes on big trees,
+so that both cores work and no AST outlives its file), the project pass (call graph, parameter
+kinds, transitive facts) and the decision pass (hazards, verdicts, findings).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
+from tfadvisor.analysis.module import summarize
+from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.analysis.summary import Hit, ModuleSummary
+from tfadvisor.config import Config
+from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+from tfadvisor.rules import selected
+from tfadvisor.rules.base import Rule
+from tfadvisor.sources import SourceError, discover, read_source
+
+_ACTIONABLE = (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE, Verdict.FIX_FIRST)
+PARALLEL_THRESHOLD = 48  # files; below this, starting workers costs more than it saves
+Progress = Callable[[int, int], None]
+
+
+def module_name(path: str) -> tuple[str, bool]:
+    """Dotted module name from the package folders around ``path`` (those with ``__init__.py``)."""
+    absolute = os.path.abspath(path)
+    folder, filename = os.path.split(absolute)
+    stem = os.path.splitext(filename)[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        folder, name = os.path.split(folder)
+        parts.append(name)
+        if not name:
+            break
+    parts.reverse()
+    return ".".join(p for p in parts if p) or stem, is_package
+
+
+def display_path(path: str) -> str:
+    """Paths in reports are relative to where the command ran (forward slashes)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        rel = path
+    if rel.startswith(".." + os.sep) and os.path.isabs(path):
+        rel = path
+    return rel.replace(os.sep, "/")
+
+
+def analyze_file(path: str, codes: tuple[str, ...]) -> tuple[FileStatus, ModuleSummary | None]:
+    """The per-file pass for one file. Never raises: any failure is the file's error status."""
+    shown = display_path(path)
+    try:
+        source = read_source(path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes is not ours to show
+            tree = ast.parse(source.text, filename=shown)
+        name, is_package = module_name(path)
+        rules = [cls() for cls in _rule_classes(codes)]
+        summary = summarize(tree, shown, name, is_package, source.text, rules)
+        summary.cell_map = source.cell_map
+        return FileStatus(shown), summary
+    except SourceError as exc:
+        return FileStatus(shown, "error", str(exc)), None
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" if exc.lineno else "?"
+        return FileStatus(shown, "error", f"syntax error at {where}: {exc.msg}"), None
+    except (RecursionError, MemoryError):
+        return FileStatus(shown, "error", "too deeply nested to analyse"), None
+    except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
+        return FileStatus(shown, "error", f"cannot parse: {exc}"), None
+    except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the other files
+        return FileStatus(shown, "error", f"internal error while analysing ({type(exc).__name__}: {exc})"), None
+
+
+def _rule_classes(codes: tuple[str, ...]) -> list[type[Rule]]:
+    from tfadvisor.rules import registry
+
+    table = registry()
+    return [table[c] for c in codes if c in table]
+
+
+def _analyze_chunk(args: tuple[list[str], tuple[str, ...]]) -> list[tuple[FileStatus, ModuleSummary | None]]:
+    paths, codes = args
+    return [analyze_file(p, codes) for p in paths]
+
+
+def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None = None,
+                  progress: Progress | None = None) -> list[tuple[FileStatus, ModuleSummary | None]]:
+    """Run the per-file pass over ``paths``, in parallel when there are many."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
+        out = []
+        for index, path in enumerate(paths, 1):
+            out.append(analyze_file(path, codes))
+            if progress:
+                progress(index, len(paths))
+        return out
+    chunk = max(4, min(64, len(paths) // (jobs * 8) or 1))
+    chunks = [list(paths[i:i + chunk]) for i in range(0, len(paths), chunk)]
+    results: list[tuple[FileStatus, ModuleSummary | None]] = []
+    ctx = _mp_context()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        for part in pool.map(_analyze_chunk, [(c, codes) for c in chunks]):
+            results.extend(part)
+            if progress:
+                progress(len(results), len(paths))
+    return results
+
+
+def _mp_context():  # type: ignore[no-untyped-def]
+    import multiprocessing
+
+    # fork is fastest and safe here: `check` never imports TensorFlow (no threads to break).
+    method = "fork" if sys.platform.startswith("linux") and "tensorflow" not in sys.modules else "spawn"
+    return multiprocessing.get_context(method)
+
+
+def check_paths(paths: Iterable[str], *, config: Config | None = None, jobs: int | None = None,
+                progress: Progress | None = None) -> Report:
+    """Analyse ``paths`` (files or folders) and return verdicts and findings for every function."""
+    config = config or Config()
+    files = list(discover(paths, exclude=config.excludes()))
+    rules = selected(config.select, config.ignore)
+    codes = tuple(r.code for r in rules)
+    results = analyze_files(files, codes, jobs=jobs, progress=progress)
+    return build_report([s for _, s in results], [f for f, _ in results], rules, config)
+
+
+def check_source(text: str, path: str = "<string>.py", config: Config | None = None) -> Report:
+    """Analyse one source text (rule examples, notebooks in IPython, tests)."""
+    config = config or Config()
+    rules = selected(config.select, config.ignore)
+    tree = ast.parse(text)
+    summary = summarize(tree, path, os.path.splitext(os.path.basename(path))[0], False, text,
+                        [cls() for cls in rules])
+    return build_report([summary], [FileStatus(path)], rules, config)
+
+
+def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStatus],
+                 rules: Sequence[type[Rule]], config: Config) -> Report:
+    """The project and decision passes over per-file summaries."""
+    modules = [s for s in summaries if s is not None]
+    project = Project(modules)
+    by_code = {r.code: r for r in rules}
+    instances = [r() for r in rules]
+    for rule in instances:
+        for fid, hit in rule.check_project(project):
+            project.project_hits[fid].append(hit)
+
+    # Hazards: each function's own real hits in graph-scope rules, folded over its callees.
+    own: dict[str, frozenset[tuple[str, str, bool]]] = {}
+    real_hits: dict[str, list[tuple[Hit, bool]]] = {}
+    for fid, linked in project.functions.items():
+        kept = [(h, spec) for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]
+                for spec in [_speculative(h, linked)] if spec is not None]
+        real_hits[fid] = kept
+        own[fid] = frozenset((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
+                             if h.rule in by_code and by_code[h.rule].scope in ("graph", "project"))
+    hazards = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b)
+
+    decisions: dict[str, Decision] = {}
+    reports: list[FunctionReport] = []
+    for fid, linked in project.functions.items():
+        facts = facts_of(project, linked)
+        hz = [Hazard(rule, Severity(sev), spec, "") for rule, sev, spec in sorted(hazards[fid])]
+        decision = decide(project, linked, facts, hz, project.tensor_work[fid])
+        decisions[fid] = decision
+        fn = linked.fn
+        reports.append(FunctionReport(
+            id=fid, path=fn.path, qualname=fn.qualname, line=fn.line, end_line=fn.end_line,
+            decorated=linked.decorated, facts=facts, verdict=decision.verdict,
+            reasons=decision.reasons, confidence=decision.confidence, assumptions=decision.assumptions))
+
+    # Findings: graph-scope hits in the graph code of decorated and fix-first functions.
+    roots = [fid for fid, d in decisions.items() if project.functions[fid].decorated or d.verdict is Verdict.FIX_FIRST]
+    graph = project.graph_code(roots)
+    findings: list[Finding] = []
+    for fid, kept in real_hits.items():
+        linked = project.functions[fid]
+        for hit, spec in kept:
+            rule = by_code.get(hit.rule)
+            if rule is None or not _in_scope(rule, linked, fid in graph):
+                continue
+            findings.append(_finding(rule, hit, linked, spec))
+    for mod in modules:
+        for hit in mod.module_hits:
+            if hit.rule in by_code:
+                findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
+    for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
+        if decision.verdict not in _ACTIONABLE:
+            continue
+        fn = project.functions[fid].fn
+        for code in decision.reasons:
+            rule = by_code.get(code)
+            if rule is not None and rule.scope == "advice":
+                hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(rule, decision))
+                findings.append(_finding(rule, hit, project.functions[fid], decision.confidence == "speculative"))
+
+    findings = _apply_suppressions(findings, modules, config)
+    _locate_cells(findings, modules)
+    findings.sort(key=Finding.sort_key)
+    reports.sort(key=lambda r: (r.path, r.line))
+    return Report(files=files, functions=reports, findings=findings, command="check")
+
+
+def _speculative(hit: Hit, linked: Linked) -> bool | None:
+    """None if the hit is not real (it needs a parameter that is a Python value), else speculative?"""
+    if not hit.depends_on:
+        return hit.speculative
+    kinds = [linked.params.get(p) for p in hit.depends_on]
+    if any(k is not None and k.kind == "tensor" and not k.guessed for k in kinds):
+        return hit.speculative
+    if all(k is not None and k.kind == "primitive" for k in kinds):
+        return None
+    if any(k is not None and k.kind == "object" for k in kinds) and not any(
+            k is not None and k.kind in ("tensor", "unknown") for k in kinds):
+        return None
+    return True
+
+
+def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:
+    if rule.scope == "always":
+        return True
+    if rule.scope == "decorated":
+        return linked.decorated
+    if rule.scope in ("graph", "project"):
+        return in_graph
+    return False
+
+
+def _advice_message(rule: type[Rule], decision: Decision) -> str:
+    extra = f" ({'; '.join(decision.assumptions)})" if decision.assumptions else ""
+    return f"{rule.summary}{extra}"
+
+
+def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: bool, path: str | None = None) -> Finding:
+    message = hit.message + (" [speculative: assumes a tensor]" if speculative and "speculative" not in hit.message else "")
+    return Finding(
+        rule=rule.code, severity=rule.severity, path=hit.path or path or (linked.fn.path if linked else ""),
+        line=hit.line, col=hit.col, end_line=hit.end_line, end_col=hit.end_col,
+        function=linked.fn.id if linked else None, message=message,
+        fix=FixInfo(safe=rule.fix == "safe", description=rule.fix_description) if rule.fix != "none" else None)
+
+
+def _apply_suppressions(findings: list[Finding], modules: list[ModuleSummary], config: Config) -> list[Finding]:
+    from tfadvisor.rules import matches
+
+    by_path = {m.path: m for m in modules}
+    def_lines: dict[str, int] = {}
+    for mod in modules:
+        for fn in mod.functions:
+            def_lines[fn.id] = fn.line
+    out = []
+    for finding in findings:
+        mod = by_path.get(finding.path)
+        suppressed = False
+        if mod is not None:
+            for line in (finding.line, def_lines.get(finding.function or "", -1)):
+                codes = mod.suppressed.get(line, frozenset()) if line in mod.suppressed else frozenset()
+                if line in mod.suppressed and (codes is None or finding.rule in codes):
+                    suppressed = True
+        ignored = config.ignored_in(finding.path)
+        if ignored and matches(finding.rule, ignored):
+            continue
+        finding.suppressed = suppressed
+        out.append(finding)
+    return out
+
+
+def _locate_cells(findings: list[Finding], modules: list[ModuleSummary]) -> None:
+    maps = {m.path: m.cell_map for m in modules if m.cell_map}
+    for finding in findings:
+        cell_map = maps.get(finding.path)
+        if cell_map and 1 <= finding.line <= len(cell_map):
+            cell, line = cell_map[finding.line - 1]
+            finding.cell, finding.cell_line = cell + 1, line + 1

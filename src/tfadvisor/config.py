@@ -1,0 +1,140 @@
+"""Configuration: ``[tool.tfadvisor]`` in ``pyproject.toml``, overridden by the command line.
+
+Found by walking up from the first checked path; ``--config FILE`` names one. A bad key, an
+unknown rule code or a wrong type is a ``ConfigError`` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+class ConfigError(Exception):
+    """A configuration the user must correct; the message names the file and key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ("ALL",)
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    fail_on: str = "warning"  # lowest severity that makes `check` exit 1
+    min_tensor_ops: int = 3
+    source: str | None = None  # the file this came from
+
+    def excludes(self) -> tuple[str, ...]:
+        return (*self.exclude, *self.extend_exclude)
+
+    def ignored_in(self, path: str) -> tuple[str, ...]:
+        """Codes ignored for one file by ``per-file-ignores`` (glob patterns on the path)."""
+        out: list[str] = []
+        for pattern, codes in self.per_file_ignores.items():
+            if fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern):
+                out.extend(codes)
+        return tuple(out)
+
+    def with_overrides(self, **changes: Any) -> Config:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+_KEYS = {"select", "ignore", "per-file-ignores", "exclude", "extend-exclude", "fail-on", "min-tensor-ops"}
+
+
+def find_config(start: str | os.PathLike[str]) -> Path | None:
+    """The nearest ``pyproject.toml`` with a ``[tool.tfadvisor]`` table, walking up from ``start``."""
+    here = Path(start).resolve()
+    if not here.is_dir():
+        here = here.parent
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                with open(candidate, "rb") as handle:
+                    if "tfadvisor" in tomllib.load(handle).get("tool", {}):
+                        return candidate
+            except (OSError, tomllib.TOMLDecodeError):
+                continue
+    return None
+
+
+def load_config(path: str | os.PathLike[str] | None) -> Config:
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    table = data.get("tool", {}).get("tfadvisor", {}) if Path(path).name == "pyproject.toml" or "tool" in data else data
+    return parse_table(table, str(path))
+
+
+def parse_table(table: Any, source: str) -> Config:
+    from tfadvisor.rules import all_rules
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{source}: [tool.tfadvisor] must be a table")
+    unknown = set(table) - _KEYS
+    if unknown:
+        raise ConfigError(f"{source}: unknown key {sorted(unknown)[0]!r} in [tool.tfadvisor] "
+                          f"(known: {', '.join(sorted(_KEYS))})")
+    codes = {r.code for r in all_rules()}
+
+    def code_list(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {key} must be a list of rule codes or prefixes")
+        for v in value:
+            check_code_pattern(v, codes, f"{source}: {key}")
+        return tuple(v.upper() for v in value)
+
+    def str_list(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: {key} must be a list of strings")
+        return tuple(value)
+
+    per_file: dict[str, tuple[str, ...]] = {}
+    raw = table.get("per-file-ignores", {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: per-file-ignores must be a table of glob = [codes]")
+    for pattern, value in raw.items():
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{source}: per-file-ignores.{pattern!r} must be a list of rule codes")
+        for v in value:
+            check_code_pattern(v, codes, f"{source}: per-file-ignores.{pattern!r}")
+        per_file[pattern] = tuple(v.upper() for v in value)
+    fail_on = table.get("fail-on", "warning")
+    if fail_on not in ("error", "warning", "info"):
+        raise ConfigError(f"{source}: fail-on must be one of error, warning, info")
+    min_ops = table.get("min-tensor-ops", 3)
+    if not isinstance(min_ops, int) or isinstance(min_ops, bool) or min_ops < 0:
+        raise ConfigError(f"{source}: min-tensor-ops must be a non-negative integer")
+    return Config(select=code_list("select") or ("ALL",), ignore=code_list("ignore"),
+                  per_file_ignores=per_file, exclude=str_list("exclude"),
+                  extend_exclude=str_list("extend-exclude"), fail_on=fail_on,
+                  min_tensor_ops=min_ops, source=source)
+
+
+def check_code_pattern(value: str, codes: set[str], where: str) -> None:
+    """Accept a full code (TF201), a prefix (TF2, TF20) or ALL; anything else is an error."""
+    upper = value.upper()
+    if upper == "ALL" or upper in codes or any(c.startswith(upper) for c in codes if len(upper) >= 3):
+        return
+    close = sorted(c for c in codes if c[:3] == upper[:3])[:5]
+    hint = f" (close: {', '.join(close)})" if close else ""
+    raise ConfigError(f"{where}: unknown rule code {value!r}{hint}")

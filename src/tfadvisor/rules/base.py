@@ -1,0 +1,103 @@
+"""What a rule is: a code, its words, its examples, and how it finds problems.
+
+One rule is one module under ``tfadvisor/rules/`` holding one ``Rule`` subclass decorated with
+``@register``. Its ``bad`` and ``good`` examples are real code: they are its unit tests (a bad
+example must fire the rule exactly on the lines whose comment starts with the rule's code, a good
+one must not fire it) and they are its documentation (``docs/rules.md``, ``tfadvisor explain``).
+
+A rule finds problems in one of two ways:
+
+- ``check(ctx)``: the per-file pass calls it for every function with a ``ScopeContext``; it yields
+  ``Hit`` objects. Whether a hit becomes a finding depends on ``scope``: ``graph`` hits only count in
+  graph code (a tf.function, a function about to become one, and everything they call);
+  ``always`` hits count everywhere; ``decorated`` hits only in functions decorated today.
+- ``check_project(project)``: the project pass calls it once with every function linked; it yields
+  ``Finding`` objects directly (call sites, recursion, transitive side effects).
+
+Advice rules (TF5xx) fire from the verdicts the advice module gives; they only carry words and
+examples.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+
+if TYPE_CHECKING:
+    import ast
+
+    from tfadvisor.analysis.context import ScopeContext
+    from tfadvisor.analysis.project import Project
+
+Scope = Literal["graph", "always", "decorated", "project", "advice", "runtime"]
+FixSafety = Literal["none", "safe", "unsafe"]
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.WARNING
+    summary: ClassVar[str]  # one line, the finding's message unless the rule words its own
+    why: ClassVar[str]  # why it matters, with the TensorFlow error text users meet
+    bad: ClassVar[tuple[str, ...]]
+    good: ClassVar[tuple[str, ...]]
+    fix: ClassVar[FixSafety] = "none"
+    fix_description: ClassVar[str] = ""
+    scope: ClassVar[Scope] = "graph"
+    detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in rules.md
+
+    # per-file hook; rules without one set it to None
+    def check(self, ctx: ScopeContext) -> Iterable[Hit]:  # pragma: no cover - overridden
+        return ()
+
+    check_module = None  # optional: (ctx for the module body) -> Iterable[Hit]
+
+    def check_project(self, project: Project) -> Iterable[tuple[str, Hit]]:
+        """(function id, hit) pairs found with the whole project linked."""
+        return ()
+
+    # helpers for subclasses --------------------------------------------------------------------
+    def hit(self, node: ast.AST, message: str | None = None, depends_on: tuple[str, ...] = (),
+            speculative: bool = False) -> Hit:
+        return Hit(rule=self.code, line=node.lineno, col=node.col_offset,  # type: ignore[attr-defined]
+                   end_line=getattr(node, "end_lineno", None) or node.lineno,  # type: ignore[attr-defined]
+                   end_col=getattr(node, "end_col_offset", None) or node.col_offset,  # type: ignore[attr-defined]
+                   message=message or self.summary, depends_on=depends_on, speculative=speculative)
+
+    @classmethod
+    def expected_lines(cls, example: str) -> list[int]:
+        """Lines of a bad example marked with a comment starting with this rule's code."""
+        marker = re.compile(r"#\s*" + re.escape(cls.code) + r"\b")
+        return [n for n, line in enumerate(example.splitlines(), 1) if marker.search(line)]
+
+
+_REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    """Class decorator: make a rule known to every command."""
+    if not re.fullmatch(r"TF\d{3}", cls.code):
+        raise ValueError(f"bad rule code {cls.code!r}")
+    if cls.code in _REGISTRY and _REGISTRY[cls.code] is not cls:
+        raise ValueError(f"two rules with code {cls.code}")
+    if not cls.bad or not cls.good:
+        raise ValueError(f"{cls.code} needs bad and good examples: a rule without both does not exist")
+    if "check" not in cls.__dict__ and not any("check" in b.__dict__ for b in cls.__mro__[1:-2]):
+        cls.check = None  # type: ignore[assignment]
+    _REGISTRY[cls.code] = cls
+    return cls
+
+
+def registry() -> dict[str, type[Rule]]:
+    from tfadvisor import rules as _package
+
+    _package.load_all()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def iter_rules() -> Iterator[type[Rule]]:
+    yield from registry().values()

@@ -1,0 +1,94 @@
+"""TF401 variable-per-call."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+_GUARD_FREE = ("__init__", "build")
+
+
+def _guarded(ctx: ScopeContext, node: ast.AST) -> bool:
+    from tfadvisor.analysis.module import _is_guard
+
+    for outer in ctx.enclosing(node):
+        if isinstance(outer, ast.If) and _is_guard(outer.test) and ctx.in_branch(node, outer) == "body":
+            return True
+    return False
+
+
+@register
+class VariablePerCall(Rule):
+    code = "TF401"
+    name = "variable-per-call"
+    severity = Severity.ERROR
+    summary = "creates a variable (or a Keras layer, model or optimizer) on every call of graph code"
+    why = """\
+A tf.function may create `tf.Variable`s only on its first call. Creating one on every call fails
+on the second with `ValueError: tf.function-decorated function tried to create variables on
+non-first call.` (newer TensorFlow: `tf.function only supports singleton tf.Variables created on
+the first call ...`). Keras layers, models and optimizers create variables too. Create them once,
+outside (in `__init__`), or behind a create-once guard such as `if self.v is None:`.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def f(x):
+    v = tf.Variable(1)  # TF401
+    return tf.add(x, v)
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def predict(x):
+    layer = tf.keras.layers.Dense(4)  # TF401
+    return layer(x)
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+class C(object):
+    def __init__(self):
+        self.v = None
+
+    @tf.function
+    def f(self, x):
+        if self.v is None:
+            self.v = tf.Variable(1)
+        return tf.add(x, self.v)
+""",
+        """\
+import tensorflow as tf
+
+dense = tf.keras.layers.Dense(4)
+
+@tf.function
+def predict(x):
+    return dense(x)
+""",
+    )
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        if fn is None or fn.name in _GUARD_FREE:
+            return
+        for call in ctx.scope.nodes(ast.Call):
+            name = ctx.call_name(call)  # type: ignore[arg-type]
+            if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)):
+                continue
+            if _guarded(ctx, call):
+                continue
+            what = "tf.Variable" if tfapi.creates_variable(name) else name
+            yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "
+                                 f"variables only on the first call")

@@ -1,0 +1,55 @@
+"""TF501 graph-candidate (advice: fires from the verdict the advice module gives)."""
+
+from __future__ import annotations
+
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+
+@register
+class GraphCandidate(Rule):
+    code = "TF501"
+    name = "graph-candidate"
+    severity = Severity.INFO
+    scope = "advice"
+    summary = "eager function doing tensor work on tensor arguments, with no hazards: decorate it with @tf.function"
+    why = """\
+Graph mode pays off when a function runs many small ops many times: the Python overhead of
+dispatching each op disappears (a measured example: 100 small ops ran 9.7x faster). A train step,
+a loss or a predict function that does tensor work on tensor arguments, with no Python side
+effects or AutoGraph traps in it or its callees, is the seed's "decorate the functions that
+compute". Measure with `tfadvisor run` to confirm the gain on your workload.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+def train_step(x, w):  # TF501
+    h = tf.nn.relu(tf.matmul(x, w))
+    h = tf.nn.relu(tf.matmul(h, w))
+    return tf.reduce_mean(tf.square(h))
+""",
+        """\
+import tensorflow as tf
+
+def normalise(images: tf.Tensor):  # TF501
+    mean = tf.reduce_mean(images)
+    std = tf.math.reduce_std(images)
+    return (images - mean) / (std + 1e-6)
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def train_step(x, w):
+    h = tf.nn.relu(tf.matmul(x, w))
+    return tf.reduce_mean(tf.square(h))
+""",
+        """\
+def log_metrics(metrics):
+    for name, value in metrics.items():
+        print(name, value)
+""",
+    )
