@@ -109,7 +109,7 @@ def _diff(a: Any, b: Any, path: str, out: list[str], limit: int) -> None:
 
 def _diff_arrays(a: Any, b: Any, path: str, out: list[str]) -> None:
     if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray):
-        if _is_number(a) or _is_number(b):
+        if _is_number(a) and _is_number(b):
             a, b = np.asarray(a), np.asarray(b)
         else:
             out.append(f"{path}: {_kind(a)} eagerly, {_kind(b)} under tf.function")

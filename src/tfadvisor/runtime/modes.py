@@ -250,8 +250,7 @@ def _variables(raw: Any, target: Any, instance: Any, calls: list) -> dict[str, A
         for i, var in enumerate(items):
             if _is_variable(var) and id(var) not in seen:
                 seen.add(id(var))
-                path = getattr(var, "path", None) or getattr(var, "name", "")
-                found[f"{label}.variables[{i}] ({path})"] = to_plain(var)
+                found[f"{label}.variables[{i}]"] = to_plain(var)  # TF's names differ per mode
 
     for label, obj in _reachable(raw, instance):
         add(label, obj)

@@ -150,11 +150,12 @@ def compare(now: Signature, before: Signature) -> list[Change]:
 
 
 def explain(call: int, now: Signature, earlier: Sequence[Signature]) -> Retrace:
-    """Why call ``call`` traced again: its differences from the closest earlier traced signature."""
+    """Why call ``call`` traced again: its differences from the closest earlier traced signature
+    (the most recent one among equally close)."""
     best: list[Change] | None = None
     for sig in earlier:
         changes = compare(now, sig)
-        if best is None or len(changes) < len(best):
+        if best is None or len(changes) <= len(best):  # ties: the most recent trace
             best = changes
     return Retrace(call, tuple(best or ()))
 

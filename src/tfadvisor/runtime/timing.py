@@ -57,7 +57,8 @@ def summarize(samples: list[float], inner: int = 1) -> Stats:
     else:
         q1, _, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
     iqr = q3 - q1
-    low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    slack = 1e-6 * abs(statistics.median(ordered))  # float noise on equal rounds is not an outlier
+    low, high = q1 - 1.5 * iqr - slack, q3 + 1.5 * iqr + slack
     outliers = sum(1 for s in ordered if s < low or s > high)
     return Stats(
         median=statistics.median(ordered),

@@ -1,0 +1,398 @@
+"""Observing the project's functions while the real program runs, without changing its results.
+
+Why wrappers and not ``sys.setprofile``: a profiler hook fires on every Python call, including
+all of TensorFlow's and Keras's, and slows an eager program by 2-5x; a wrapper on the project's
+own functions costs a few microseconds per call of those functions only.
+
+Each observed function gets a ``FunctionStats``: calls, own time (exclusive: time spent in nested
+observed functions is charged to them, not to the caller), inclusive time, the callers seen, the
+distinct argument signatures in the order they appeared (keyed the way tf.function keys its trace
+cache: tensors by dtype and shape, Python scalars by value, other objects by identity), and a
+bounded sample of real calls for replay, with tensors copied to host NumPy so that later mutation
+of the arguments does not matter (``HostTensor``), under a global memory budget.
+
+Functions already decorated with tf.function are observed from outside (calls, graph time, and
+traces from ``experimental_get_tracing_count``); their Python function (``python_function``) is
+what replay runs eagerly. Calls made while tracing (symbolic tensors) are counted, not timed.
+No TensorFlow import here: tensors are recognised by duck typing, per type, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+DEFAULT_MEMORY_BUDGET = 512 * 1024 * 1024
+MAX_SAMPLES_PER_FUNCTION = 6  # the first calls, then the first call of each new signature
+MAX_SIGNATURES_KEPT = 64  # distinct signatures remembered in detail per function
+_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+
+
+@dataclass
+class HostTensor:
+    """A tensor argument of a sampled call, copied to host memory (NumPy); replay rebuilds it."""
+
+    array: Any
+    dtype: str
+
+    @property
+    def nbytes(self) -> int:
+        return int(getattr(self.array, "nbytes", 0))
+
+
+@dataclass
+class CallSample:
+    """One real call kept for replay: positional and keyword arguments, tensors on the host."""
+
+    args: tuple
+    kwargs: dict
+    signature: int  # index into FunctionStats.signatures
+    nbytes: int = 0
+
+
+@dataclass
+class SignatureSeen:
+    """One distinct argument signature: when it first appeared and how often."""
+
+    key: Any
+    first_call: int  # 0-based call index
+    count: int = 0
+    named: dict[str, Any] | None = None  # tfadvisor.runtime.signature format, for explanations
+
+
+@dataclass
+class FunctionStats:
+    """Everything observed about one function of the project."""
+
+    qualname: str
+    module: str
+    filename: str
+    line: int
+    function: Callable[..., Any]  # the Python function replay runs (python_function for tf.function)
+    tf_function: Any = None  # the tf.function object when the code already decorates it
+    is_method: bool = False
+    calls: int = 0
+    own_s: float = 0.0
+    inclusive_s: float = 0.0
+    errors: int = 0
+    traced_calls: int = 0  # calls seen with symbolic tensors (inside someone else's tracing)
+    traces: int = 0  # tf.function traces observed (already-decorated functions only)
+    callers: dict[str | None, int] = field(default_factory=dict)
+    signatures: list[SignatureSeen] = field(default_factory=list)
+    samples: list[CallSample] = field(default_factory=list)
+    samples_dropped: int = 0
+    _index: dict[Any, int] = field(default_factory=dict, repr=False)
+    _depth: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.module}:{self.qualname}"
+
+    @property
+    def decorated(self) -> bool:
+        return self.tf_function is not None
+
+
+class Observer:
+    """Holds the stats of every observed function and the per-thread stack of active calls."""
+
+    def __init__(self, memory_budget: int = DEFAULT_MEMORY_BUDGET, max_samples: int = MAX_SAMPLES_PER_FUNCTION):
+        self.memory_budget = memory_budget
+        self.max_samples = max_samples
+        self.memory_used = 0
+        self.active = True
+        self.functions: dict[str, FunctionStats] = {}
+        self._local = threading.local()
+        self._kinds: dict[type, str] = {}
+
+    # -- wrapping -------------------------------------------------------------------------------
+
+    def wrap(self, obj: Any, *, is_method: bool = False) -> Any:
+        """Return an observing stand-in for a function or tf.function (anything else unchanged)."""
+        if _is_tf_function(obj):
+            return _ObservedTFFunction(obj, self._stats_for(obj.python_function, obj, is_method), self)
+        if not inspect.isfunction(obj) or getattr(obj, "__tfadvisor_observed__", False):
+            return obj
+        if inspect.isgeneratorfunction(obj) or inspect.iscoroutinefunction(obj) or inspect.isasyncgenfunction(obj):
+            return obj  # time is spent in next(), not in the call; never a tf.function candidate
+        return self._wrap_function(obj, self._stats_for(obj, None, is_method))
+
+    def wrap_class(self, cls: type) -> type:
+        """Wrap the methods a class body defines (plain, static, class methods and tf.functions)."""
+        prefix = cls.__qualname__ + "."
+        for name, value in list(vars(cls).items()):
+            if name.startswith("__") and name not in ("__call__",):
+                continue
+            target = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
+            inner = target.python_function if _is_tf_function(target) else target
+            if not inspect.isfunction(inner) or not inner.__qualname__.startswith(prefix):
+                continue  # assigned from elsewhere, or a nested helper
+            wrapped = self.wrap(target, is_method=not isinstance(value, staticmethod))
+            if wrapped is target:
+                continue
+            if isinstance(value, staticmethod):
+                wrapped = staticmethod(wrapped)
+            elif isinstance(value, classmethod):
+                wrapped = classmethod(wrapped)
+            try:
+                setattr(cls, name, wrapped)
+            except (AttributeError, TypeError):
+                pass
+        return cls
+
+    def _stats_for(self, fn: Callable[..., Any], tf_function: Any, is_method: bool) -> FunctionStats:
+        code = fn.__code__
+        stats = FunctionStats(
+            qualname=fn.__qualname__,
+            module=fn.__module__ or "",
+            filename=code.co_filename,
+            line=code.co_firstlineno,
+            function=fn,
+            tf_function=tf_function,
+            is_method=is_method,
+        )
+        key = stats.key
+        existing = self.functions.get(key)
+        if existing is not None and existing.filename == stats.filename:
+            return existing  # the same function wrapped twice (re-import): one record
+        self.functions[key] = stats
+        return stats
+
+    def _wrap_function(self, fn: Callable[..., Any], stats: FunctionStats) -> Callable[..., Any]:
+        enter, leave = self._enter, self._leave
+
+        @functools.wraps(fn)
+        def observed(*args: Any, **kwargs: Any) -> Any:
+            token = enter(stats, args, kwargs)
+            if token is None:
+                return fn(*args, **kwargs)
+            failed = True
+            try:
+                result = fn(*args, **kwargs)
+                failed = False
+                return result
+            finally:
+                leave(stats, token, failed)
+
+        observed.__tfadvisor_observed__ = True  # type: ignore[attr-defined]
+        observed.__tfadvisor_stats__ = stats  # type: ignore[attr-defined]
+        return observed
+
+    # -- per call -------------------------------------------------------------------------------
+
+    def _stack(self) -> list:
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
+        return stack
+
+    def _enter(self, stats: FunctionStats, args: tuple, kwargs: dict) -> list | None:
+        """Record the call's signature (and maybe a sample); push a frame. None: don't time it."""
+        if not self.active:
+            return None
+        t0 = time.perf_counter()
+        try:
+            key = self._key((args, kwargs) if kwargs else args)
+        except _Symbolic:
+            stats.traced_calls += 1
+            return None
+        except Exception:  # an argument we cannot describe: still count and time the call
+            key = ("unknown",)
+        index = stats._index.get(key)
+        call_number = stats.calls
+        if index is None:
+            if len(stats.signatures) < MAX_SIGNATURES_KEPT:
+                index = len(stats.signatures)
+                stats._index[key] = index
+                stats.signatures.append(SignatureSeen(key, call_number))
+            else:
+                index = -1
+        if index >= 0:
+            seen = stats.signatures[index]
+            seen.count += 1
+            if len(stats.samples) < self.max_samples and (seen.count == 1 or call_number < 3):
+                self._sample(stats, args, kwargs, index, seen)
+        stack = self._stack()
+        caller = stack[-1][0].key if stack else None
+        stats.callers[caller] = stats.callers.get(caller, 0) + 1
+        stats.calls += 1
+        stats._depth += 1
+        frame = [stats, 0.0, t0, 0.0]  # stats, time in nested observed calls, entry, start
+        stack.append(frame)
+        frame[3] = time.perf_counter()
+        return frame
+
+    def _leave(self, stats: FunctionStats, frame: list, failed: bool) -> None:
+        end = time.perf_counter()
+        stack = self._stack()
+        if stack and stack[-1] is frame:
+            stack.pop()
+        elapsed = end - frame[3]
+        stats.own_s += elapsed - frame[1]
+        stats._depth -= 1
+        if stats._depth == 0:
+            stats.inclusive_s += elapsed
+        if failed:
+            stats.errors += 1
+        if stack:  # the caller's own time excludes this call and its bookkeeping
+            stack[-1][1] += time.perf_counter() - frame[2]
+
+    def _sample(self, stats: FunctionStats, args: tuple, kwargs: dict, index: int, seen: SignatureSeen) -> None:
+        try:
+            if seen.named is None:
+                seen.named = _named_signature(stats.function, args, kwargs, stats.tf_function is not None and stats.is_method)
+            if self.memory_used >= self.memory_budget:
+                stats.samples_dropped += 1
+                return
+            sizes = [0]
+            copied_args = tuple(_host_copy(a, sizes) for a in args)
+            copied_kwargs = {k: _host_copy(v, sizes) for k, v in kwargs.items()}
+        except Exception:
+            stats.samples_dropped += 1
+            return
+        if self.memory_used + sizes[0] > self.memory_budget:
+            stats.samples_dropped += 1
+            return
+        self.memory_used += sizes[0]
+        stats.samples.append(CallSample(copied_args, copied_kwargs, index, sizes[0]))
+
+    def _key(self, value: Any) -> Any:
+        """A hashable key that changes exactly when tf.function would trace again (approximately)."""
+        cls = type(value)
+        if cls in _SCALARS:
+            return (cls, value)
+        if cls is tuple or cls is list:
+            return (cls, tuple([self._key(v) for v in value]))
+        if cls is dict:
+            return (cls, tuple([(k, self._key(v)) for k, v in value.items()]))
+        kind = self._kinds.get(cls)
+        if kind is None:
+            kind = self._kinds[cls] = _classify(cls)
+        if kind == "eager":
+            return (cls, value.dtype, value._shape_tuple())
+        if kind == "array" or kind == "variable":
+            return (cls, str(value.dtype), tuple(value.shape))
+        if kind == "symbolic":
+            raise _Symbolic
+        return (cls, id(value))
+
+    # -- results --------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop observing: wrappers become plain pass-throughs (replay must not record itself)."""
+        self.active = False
+
+    def observed(self) -> list[FunctionStats]:
+        """Functions that were called, most inclusive time first."""
+        return sorted((s for s in self.functions.values() if s.calls or s.traced_calls), key=lambda s: -s.inclusive_s)
+
+
+class _ObservedTFFunction:
+    """Stands in for a tf.function object: times each call and counts the traces it triggers."""
+
+    def __init__(self, function: Any, stats: FunctionStats, observer: Observer, bound: Any = None):
+        self._function = function
+        self._bound = bound
+        self._stats = stats
+        self._observer = observer
+        functools.update_wrapper(self, function.python_function, updated=())
+        self.__tfadvisor_observed__ = True
+        self.__tfadvisor_stats__ = stats
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        target = self._bound if self._bound is not None else self._function
+        observer, stats = self._observer, self._stats
+        sample_args = (self._bound_self,) + args if self._bound is not None else args
+        token = observer._enter(stats, sample_args, kwargs)
+        if token is None:
+            return target(*args, **kwargs)
+        before = _tracing_count(target)
+        failed = True
+        try:
+            result = target(*args, **kwargs)
+            failed = False
+            return result
+        finally:
+            stats.traces += max(0, _tracing_count(target) - before)
+            observer._leave(stats, token, failed)
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        bound = self._function.__get__(instance, owner)
+        out = _ObservedTFFunction(self._function, self._stats, self._observer, bound)
+        out._bound_self = instance
+        return out
+
+    def __getattr__(self, name: str) -> Any:  # get_concrete_function, python_function, ...
+        target = self.__dict__.get("_bound") or self.__dict__["_function"]
+        return getattr(target, name)
+
+
+class _Symbolic(Exception):
+    """An argument is a symbolic tensor: the call happens while something else traces."""
+
+
+def _is_tf_function(obj: Any) -> bool:
+    return hasattr(obj, "python_function") and hasattr(obj, "experimental_get_tracing_count") and not isinstance(obj, type)
+
+
+def _tracing_count(fn: Any) -> int:
+    try:
+        return int(fn.experimental_get_tracing_count())
+    except Exception:
+        return 0
+
+
+def _classify(cls: type) -> str:
+    """How a type's values take part in tf.function's cache key; decided once per type."""
+    name = cls.__name__
+    if name == "EagerTensor" and hasattr(cls, "_shape_tuple"):
+        return "eager"
+    if name in ("SymbolicTensor", "Tensor", "KerasTensor") and hasattr(cls, "dtype"):
+        return "symbolic"
+    if cls.__module__ == "numpy" and name == "ndarray":
+        return "array"
+    if "Variable" in name and hasattr(cls, "assign") and hasattr(cls, "dtype"):
+        return "variable"
+    return "object"
+
+
+def _host_copy(value: Any, sizes: list[int], depth: int = 0) -> Any:
+    """Copy tensors and arrays to host NumPy; keep containers' structure; objects by reference."""
+    cls = type(value)
+    if cls in _SCALARS:
+        return value
+    if depth < 8 and (cls is tuple or cls is list):
+        return cls(_host_copy(v, sizes, depth + 1) for v in value)
+    if depth < 8 and cls is dict:
+        return {k: _host_copy(v, sizes, depth + 1) for k, v in value.items()}
+    kind = _classify(cls)
+    if kind == "eager":
+        array = value.numpy()
+        sizes[0] += int(array.nbytes)
+        return HostTensor(array, value.dtype.name)
+    if kind == "array":
+        sizes[0] += int(value.nbytes)
+        return value.copy()
+    return value  # variables, models, optimizers, other objects: the live object
+
+
+def _named_signature(fn: Callable[..., Any], args: tuple, kwargs: dict, skip_self: bool) -> dict[str, Any] | None:
+    """The signature in ``tfadvisor.runtime.signature`` format (path -> leaf), for explanations."""
+    from tfadvisor.runtime import signature as sigmod
+
+    try:
+        named = sigmod.bind_arguments(fn, args, kwargs)
+        return sigmod.signature_of(named)
+    except Exception:
+        return None
+
+
+def stats_of(wrapper: Any) -> FunctionStats | None:
+    """The stats behind an observing wrapper (None for anything else)."""
+    return getattr(wrapper, "__tfadvisor_stats__", None)

@@ -1,0 +1,158 @@
+"""Running the user's program as Python would, observed; the first half of ``tfadvisor run``.
+
+``run_program`` executes a script (like ``python script.py``) or a module (like ``python -m``)
+as ``__main__`` with its own ``sys.argv`` and the script's folder first on ``sys.path``; the
+project's functions are observed through ``run_hook``. Whatever the program does (returns,
+raises, calls ``sys.exit``, gets Ctrl-C) the result says so and the observations are kept: the
+report is written for what ran. The program's own traceback goes to stderr, as Python prints it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import runpy
+import sys
+import time
+import traceback
+import types
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer
+from tfadvisor.runtime.run_hook import Installation, ProjectScope, instrument
+
+
+@dataclass
+class ProgramResult:
+    """How the observed program ended."""
+
+    target: str
+    is_module: bool
+    argv: list[str]
+    exit_status: int = 0
+    outcome: str = "ok"  # "ok" | "exit" | "exception" | "interrupted" | "not-found" | "syntax-error"
+    error: str | None = None  # one line: "ZeroDivisionError: division by zero"
+    wall_s: float = 0.0
+    namespace: dict[str, Any] | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "module": self.is_module,
+            "argv": self.argv,
+            "exit_status": self.exit_status,
+            "outcome": self.outcome,
+            "error": self.error,
+            "wall_s": round(self.wall_s, 6),
+        }
+
+
+def project_root(target: str, is_module: bool, project: str | None) -> str:
+    """The folder whose code is observed: ``--project``, else the script's folder, else the cwd."""
+    if project:
+        return os.path.abspath(project)
+    if is_module:
+        return os.getcwd()
+    return os.path.dirname(os.path.abspath(target))
+
+
+def run_program(
+    target: str,
+    args: list[str],
+    *,
+    is_module: bool = False,
+    project: str | None = None,
+    observer: Observer | None = None,
+    memory_budget: int = DEFAULT_MEMORY_BUDGET,
+) -> tuple[ProgramResult, Observer]:
+    """Run ``target`` observed; never raises for anything the program does."""
+    observer = observer or Observer(memory_budget=memory_budget)
+    scope = ProjectScope([project_root(target, is_module, project)])
+    argv = [target, *args]
+    result = ProgramResult(target=target, is_module=is_module, argv=argv)
+    if not is_module and not os.path.isfile(target):
+        result.exit_status, result.outcome = 2, "not-found"
+        result.error = f"can't open file {target!r}: no such file"
+        return result, observer
+
+    hooks = Installation(observer, scope)
+    saved_argv, saved_path, saved_main = sys.argv[:], sys.path[:], sys.modules.get("__main__")
+    sys.argv = argv[:]
+    sys.path.insert(0, os.getcwd() if is_module else os.path.dirname(os.path.abspath(target)))
+    hooks.install()
+    start = time.perf_counter()
+    try:
+        if is_module:
+            result.namespace = runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            result.namespace = _run_script(target)
+    except SystemExit as exc:
+        result.exit_status, result.outcome, result.error = _exit_status(exc)
+    except KeyboardInterrupt:
+        result.exit_status, result.outcome, result.error = 130, "interrupted", "KeyboardInterrupt"
+    except BaseException as exc:  # the program's own error: shown as Python shows it
+        result.exit_status, result.outcome = 1, "exception"
+        result.error = _one_line(exc)
+        _print_exception(exc)
+    finally:
+        result.wall_s = time.perf_counter() - start
+        observer.stop()
+        hooks.remove()
+        sys.argv, sys.path[:] = saved_argv, saved_path
+        if saved_main is not None:
+            sys.modules["__main__"] = saved_main
+        _flush()
+    return result, observer
+
+
+def _run_script(path: str) -> dict[str, Any]:
+    """``runpy.run_path`` for a plain script, compiled through the observing transform."""
+    with open(path, "rb") as handle:
+        source = handle.read()
+    code = instrument(source, path)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(
+        {"__file__": path, "__builtins__": builtins, "__spec__": None, "__loader__": None, "__package__": None}
+    )
+    sys.modules["__main__"] = module
+    exec(code, module.__dict__)
+    return module.__dict__
+
+
+def _exit_status(exc: SystemExit) -> tuple[int, str, str | None]:
+    """What ``sys.exit(code)`` means to the shell: None is 0, an int is itself, anything else is 1."""
+    code = exc.code
+    if code is None:
+        return 0, "exit", None
+    if isinstance(code, int):
+        return code, "exit", None if code == 0 else f"sys.exit({code})"
+    print(code, file=sys.stderr)
+    return 1, "exit", str(code)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def _print_exception(exc: BaseException) -> None:
+    """The traceback Python would print, without tfadvisor's own frames."""
+    tb = exc.__traceback__
+    while tb is not None and _is_ours(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(exc), exc, tb)
+    sys.stderr.write("".join(lines))
+
+
+def _is_ours(filename: str) -> bool:
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.abspath(filename).startswith(here + os.sep) or filename.endswith(os.sep + "runpy.py")
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
