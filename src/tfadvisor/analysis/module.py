@@ -172,10 +172,10 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             _param_evidence(params, call, "tensor", f"passed to {name}")  # type: ignore[arg-type]
         elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
                        or name.endswith(".add_weight")):
-            builds += 1
-            if tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or name == "self.add_weight":
-                state = "guarded" if id(call) in guarded else "unguarded"
-                variables = "unguarded" if "unguarded" in (variables, state) else "guarded"
+            state = "guarded" if id(call) in guarded else "unguarded"
+            variables = "unguarded" if "unguarded" in (variables, state) else "guarded"
+            if tfapi.is_keras_builder(name) and state == "unguarded":
+                builds += 1  # defines layers/models/optimizers: the builder role
         elif tfapi.is_dataset_builder(name):
             builds += 1
         elif tfapi.is_io(name):

@@ -84,7 +84,7 @@ class Trainer:
             func = call.func  # type: ignore[attr-defined]
             if isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS and func.attr != "write":
                 root = _root(func.value)
-                if root is not None and root not in local and ctx.resolve(func.value) not in _SAFE_RECEIVERS:
+                if root is not None and root not in local and not _is_api(ctx, call):
                     if ctx.is_tensor(func.value)[0] and not ctx.is_tensor(func.value)[1]:
                         continue  # TensorArray.write-like methods on tensors are ops
                     yield self.hit(call, f"{ast.unparse(func)}() in graph code runs only while tracing, not on every call")
@@ -107,7 +107,11 @@ class Trainer:
                         yield self.hit(node, f"sets {ast.unparse(target)} in graph code: runs only while tracing")
 
 
-_SAFE_RECEIVERS = frozenset()
+def _is_api(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``tf.add(...)``, ``np.append(...)``: a library function that happens to share a name."""
+    name = ctx.call_name(call) or ""
+    root = name.split(".", 1)[0]
+    return root in ("tensorflow", "keras", "numpy", "scipy", "pandas", "jax", "math", "operator")
 
 
 def _root(node: ast.AST) -> str | None:
