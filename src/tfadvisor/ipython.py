@@ -1,0 +1,328 @@
+"""The notebook side of tfadvisor: ``%load_ext tfadvisor`` registers two line magics.
+
+``%tfadvisor_check``
+    checks the cells run so far (the ``In[]`` history) with the same static analysis as
+    ``tfadvisor check``, and names findings by cell (``In [3], line 2``).
+``%tfadvisor_profile f --calls EXPR``
+    measures a function defined in the notebook eagerly, as a tf.function and with XLA, in a child
+    process (``tfadvisor.profile``); ``EXPR`` is evaluated in the notebook and gives the calls.
+
+Both return a result object that shows itself as text in a terminal and as a small HTML table in
+Jupyter, and keeps the full ``Report`` in ``.report`` (``.save_html(path)`` writes the HTML report).
+Importing this module never imports TensorFlow; only profiling does, in the child process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import shlex
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from tfadvisor.model import Finding, Report, Verdict
+from tfadvisor.report._summary import format_seconds, summarize
+
+NOTEBOOK_PATH = "<notebook>.py"
+
+_MAGIC_LINE = re.compile(r"^\s*([%!]|[\w.,\s]+=\s*[%!])")
+
+
+# -- the In[] history as one checkable text ----------------------------------------------------------
+
+
+@dataclass
+class History:
+    """The notebook's cells joined into one Python text, and each line's (cell number, line in cell)."""
+
+    text: str
+    cell_map: list[tuple[int, int]] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (cell number, why)
+
+    def locate(self, line: int) -> tuple[int, int] | None:
+        if 1 <= line <= len(self.cell_map):
+            return self.cell_map[line - 1]
+        return None
+
+
+def _python_lines(cell: str) -> list[str]:
+    """The cell's lines with magics and shell escapes blanked (line numbers stay put)."""
+    lines = cell.splitlines()
+    if cell.lstrip().startswith("%%"):
+        return [""] * len(lines)
+    return ["" if _MAGIC_LINE.match(line) or line.rstrip().endswith("?") else line for line in lines]
+
+
+def join_cells(cells: list[tuple[int, str]]) -> History:
+    """Join ``(cell number, source)`` pairs; cells that do not parse are left out and listed."""
+    text_lines: list[str] = []
+    history = History(text="")
+    for number, source in cells:
+        lines = _python_lines(source)
+        if not any(line.strip() for line in lines):
+            continue
+        try:
+            ast.parse("\n".join(lines))
+        except SyntaxError as exc:
+            history.skipped.append((number, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
+            continue
+        for i, line in enumerate(lines, 1):
+            text_lines.append(line)
+            history.cell_map.append((number, i))
+    history.text = "\n".join(text_lines) + "\n"
+    return history
+
+
+def notebook_cells(ipython: Any) -> list[tuple[int, str]]:
+    """``(execution count, raw source)`` of every cell run so far in this session."""
+    raw = list(getattr(ipython.history_manager, "input_hist_raw", []) or [])
+    return [(n, src) for n, src in enumerate(raw) if n > 0 and src and src.strip()]
+
+
+def check_history(cells: list[tuple[int, str]]) -> tuple[Report, History]:
+    """Static check of the joined cells; findings carry their cell and line in cell."""
+    from tfadvisor.check import check_source
+
+    history = join_cells(cells)
+    report = check_source(history.text, NOTEBOOK_PATH)
+    for finding in report.findings:
+        where = history.locate(finding.line)
+        if where is not None:
+            finding.cell, finding.cell_line = where
+    return report, history
+
+
+# -- results shown in the notebook -------------------------------------------------------------------
+
+
+def _where(f: Finding) -> str:
+    if f.cell is not None:
+        return f"In [{f.cell}], line {f.cell_line}"
+    return f"line {f.line}"
+
+
+@dataclass
+class NotebookResult:
+    """What a magic returns: text in a terminal, an HTML table in Jupyter, the report inside."""
+
+    report: Report
+    title: str
+    history: History | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def _functions(self) -> list[Any]:
+        return [fn for fn in self.report.functions if fn.verdict is not Verdict.LEAVE_EAGER or fn.measurement]
+
+    def _fn_where(self, fn: Any) -> str:
+        if self.history is not None and fn.path == NOTEBOOK_PATH:
+            where = self.history.locate(fn.line)
+            if where is not None:
+                return f"In [{where[0]}]"
+        return f"{fn.path}:{fn.line}"
+
+    def text(self) -> str:
+        s = summarize(self.report)
+        counts = ", ".join(f"{n} {v.value}" for v, n in s.per_verdict.items() if n) or "none"
+        lines = [f"{self.title}: {s.functions} function{'s' if s.functions != 1 else ''} ({counts}), "
+                 f"{s.findings} finding{'s' if s.findings != 1 else ''}"]
+        for fn in self._functions():
+            line = f"  {fn.qualname} ({self._fn_where(fn)}): {fn.verdict.value}"
+            if fn.reasons:
+                line += " [" + ", ".join(fn.reasons) + "]"
+            m = fn.measurement
+            if m is not None and m.error is None:
+                line += (f"; eager {format_seconds(m.eager_s)}/call, graph {format_seconds(m.graph_s)}/call, "
+                         f"trace {format_seconds(m.trace_s)}, saves {format_seconds(m.saved_s, signed=True)} "
+                         f"over {m.calls} calls")
+                if m.break_even_calls is not None:
+                    line += f", break-even {m.break_even_calls:.0f} calls"
+            elif m is not None and m.error:
+                line += f"; not measured: {m.error}"
+            lines.append(line)
+        for f in sorted(self.report.findings, key=lambda f: (f.line, f.col)):
+            if not f.suppressed:
+                lines.append(f"  {_where(f)}: {f.rule} {f.message}")
+        lines.extend(f"  note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(self.text())
+
+    def _repr_html_(self) -> str:
+        e = lambda v: escape(str(v), quote=True)  # noqa: E731
+        rows = []
+        for fn in self._functions():
+            m = fn.measurement
+            timing = "" if m is None or m.error else (
+                f"{e(format_seconds(m.eager_s))} → {e(format_seconds(m.graph_s))} per call; "
+                f"saves {e(format_seconds(m.saved_s, signed=True))} over {m.calls} calls")
+            rows.append(f"<tr><td><code>{e(fn.qualname)}</code></td><td>{e(self._fn_where(fn))}</td>"
+                        f"<td><b>{e(fn.verdict.value)}</b></td><td>{e(', '.join(fn.reasons))}</td><td>{timing}</td></tr>")
+        findings = "".join(
+            f"<li>{e(_where(f))}: <code>{e(f.rule)}</code> {e(f.message)}</li>"
+            for f in sorted(self.report.findings, key=lambda f: (f.line, f.col)) if not f.suppressed
+        )
+        notes = "".join(f"<li>{e(n)}</li>" for n in self.notes)
+        table = ("<table><thead><tr><th>function</th><th>where</th><th>verdict</th><th>reasons</th>"
+                 f"<th>measured</th></tr></thead><tbody>{''.join(rows)}</tbody></table>") if rows else ""
+        return (f"<div class='tfadvisor'><p><b>{e(self.title)}</b></p>{table}"
+                + (f"<ul>{findings}</ul>" if findings else "")
+                + (f"<p>notes:</p><ul>{notes}</ul>" if notes else "") + "</div>")
+
+    def save_html(self, path: str) -> str:
+        """Write the full HTML report (with plots when measured) to ``path``; returns ``path``."""
+        from tfadvisor.report import render
+        from tfadvisor.report.output import write_atomic
+
+        write_atomic(path, render(self.report, "html"))
+        return path
+
+
+# -- the magics --------------------------------------------------------------------------------------
+
+
+class MagicUsageError(Exception):
+    """Bad magic arguments: shown as one line, never a traceback."""
+
+
+def _profile_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="%tfadvisor_profile", add_help=False, exit_on_error=False)
+    parser.add_argument("function")
+    parser.add_argument("--expected-calls", type=int, default=None)
+    parser.add_argument("--modes", default="eager,graph,xla")
+    parser.add_argument("--timeout", type=float, default=None)
+    parser.add_argument("--html", default=None)
+    parser.add_argument("--quiet", "-q", action="store_true")
+    return parser
+
+
+PROFILE_USAGE = ("usage: %tfadvisor_profile FUNCTION [--expected-calls N] [--modes eager,graph,xla] "
+                 "[--timeout S] [--html FILE] [--quiet] --calls EXPR   (EXPR: a list of calls, each "
+                 "(args, kwargs), a tuple of arguments, or one argument)")
+
+
+def parse_profile_line(line: str) -> tuple[argparse.Namespace, str]:
+    """Split ``f [options] --calls EXPR``: EXPR is the rest of the line, taken verbatim."""
+    head, sep, expr = line.partition("--calls")
+    if not sep or not expr.strip():
+        raise MagicUsageError("--calls EXPR is required\n" + PROFILE_USAGE)
+    try:
+        args, unknown = _profile_parser().parse_known_args(shlex.split(head))
+    except (argparse.ArgumentError, SystemExit, ValueError) as exc:
+        raise MagicUsageError(f"{exc}\n{PROFILE_USAGE}") from None
+    if unknown:
+        raise MagicUsageError(f"unknown arguments: {' '.join(unknown)}\n{PROFILE_USAGE}")
+    return args, expr.strip()
+
+
+def as_calls(value: Any) -> list[tuple[tuple, dict]]:
+    """Calls in the runtime's form: each item ``(args, kwargs)``, a tuple of arguments, or one argument."""
+    try:
+        items = list(value)
+    except TypeError:
+        raise MagicUsageError(f"--calls must give a list of calls, got {type(value).__name__}") from None
+    out = []
+    for item in items:
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], (tuple, list)) and isinstance(item[1], dict):
+            out.append((tuple(item[0]), dict(item[1])))
+        elif isinstance(item, tuple):
+            out.append((item, {}))
+        else:
+            out.append(((item,), {}))
+    if not out:
+        raise MagicUsageError("--calls gave no calls")
+    return out
+
+
+def _static_for(ipython: Any, fn: Any) -> tuple[Any, History | None]:
+    """The notebook check's FunctionReport for ``fn`` (its facts inform the verdict), and the history."""
+    try:
+        report, history = check_history(notebook_cells(ipython))
+    except Exception:  # noqa: BLE001 - static facts are a bonus; profiling goes on without them
+        return None, None
+    qualname = getattr(fn, "__qualname__", None)
+    return next((f for f in report.functions if f.qualname == qualname), None), history
+
+
+def profile_magic(ipython: Any, line: str) -> NotebookResult | None:
+    try:
+        args, expr = parse_profile_line(line)
+        try:
+            fn = ipython.ev(args.function)
+        except Exception as exc:  # noqa: BLE001 - the user's name or expression
+            raise MagicUsageError(f"cannot evaluate {args.function!r}: {type(exc).__name__}: {exc}") from None
+        if not callable(fn):
+            raise MagicUsageError(f"{args.function!r} is not callable")
+        try:
+            calls = as_calls(ipython.ev(expr))
+        except MagicUsageError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise MagicUsageError(f"cannot evaluate --calls {expr!r}: {type(exc).__name__}: {exc}") from None
+        modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
+    except MagicUsageError as exc:
+        print(f"tfadvisor: {exc}")
+        return None
+
+    from tfadvisor.runtime.profiling import DEFAULT_TIMEOUT_S, profile
+
+    name = getattr(fn, "__qualname__", args.function)
+    if not args.quiet:
+        print(f"tfadvisor: measuring {name} over {len(calls)} calls ({', '.join(modes)}) in a child process…")
+    static, history = _static_for(ipython, fn)
+    try:
+        result = profile(fn, calls, modes=modes, expected_calls=args.expected_calls,
+                         timeout=args.timeout or DEFAULT_TIMEOUT_S, static=static if static is not None else None)
+    except ValueError as exc:  # bad modes and the like
+        print(f"tfadvisor: {exc}")
+        return None
+    report = result.report()
+    if static is not None:  # report the function where the notebook defined it
+        for f in report.functions:
+            f.path, f.line, f.end_line = static.path, static.line, static.end_line
+    out = NotebookResult(report, f"tfadvisor profile {name}", history if static is not None else None)
+    if not result.ok:
+        out.notes.append(f"not measured ({result.error_kind}): {result.measurement.error}")
+    if args.html:
+        out.save_html(args.html)
+        out.notes.append(f"HTML report written to {args.html}")
+    return out
+
+
+def check_magic(ipython: Any, line: str) -> NotebookResult:
+    report, history = check_history(notebook_cells(ipython))
+    out = NotebookResult(report, "tfadvisor check (cells so far)", history)
+    out.notes.extend(f"In [{n}] skipped: {why}" for n, why in history.skipped)
+    path = line.strip()
+    if path.startswith("--html"):
+        target = path[len("--html"):].strip() or "tfadvisor-notebook.html"
+        out.save_html(target)
+        out.notes.append(f"HTML report written to {target}")
+    return out
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """Register ``%tfadvisor_check`` and ``%tfadvisor_profile`` (``%load_ext tfadvisor``)."""
+
+    def tfadvisor_check(line: str) -> NotebookResult:
+        """%tfadvisor_check [--html FILE]: static verdicts and findings for the cells run so far."""
+        return check_magic(ipython, line)
+
+    def tfadvisor_profile(line: str) -> NotebookResult | None:
+        return profile_magic(ipython, line)
+
+    tfadvisor_profile.__doc__ = "%tfadvisor_profile: measure eager against graph.\n\n" + PROFILE_USAGE
+    ipython.register_magic_function(tfadvisor_check, "line", "tfadvisor_check")
+    ipython.register_magic_function(tfadvisor_profile, "line", "tfadvisor_profile")
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext tfadvisor``: remove the magics again."""
+    magics = ipython.magics_manager.magics.get("line", {})
+    for name in ("tfadvisor_check", "tfadvisor_profile"):
+        magics.pop(name, None)

@@ -1,0 +1,122 @@
+"""The notebook magics in a real IPython InteractiveShell (history, namespace, magics as users run them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+IPython = pytest.importorskip("IPython", reason="pip install ipython (the notebook extension's tests need it)")
+
+from tfadvisor.ipython import NotebookResult, as_calls, join_cells, parse_profile_line  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    import os
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    os.environ["IPYTHONDIR"] = str(tmp_path_factory.mktemp("ipython"))
+    sh = InteractiveShell.instance()
+    sh.run_cell("%load_ext tfadvisor", store_history=True)
+    yield sh
+    InteractiveShell.clear_instance()
+
+
+def run(shell, code: str):
+    result = shell.run_cell(code, store_history=True)
+    assert result.error_in_exec is None and result.error_before_exec is None, result
+    return result.result
+
+
+CELL_IMPORT = "import tensorflow as tf\n"
+CELL_STEP = '''@tf.function
+def step(x):
+    print("tracing")
+    return tf.reduce_sum(x * x)
+'''
+CELL_MAGICS = "%time y = 1\n!echo hi\nz = 2\n"
+CELL_BROKEN = "def nope(:\n"
+
+
+def test_check_names_findings_by_cell(shell) -> None:
+    # the cells are only checked, never run: tensorflow need not be imported in this process
+    shell.history_manager.store_inputs(shell.execution_count, CELL_IMPORT)
+    shell.execution_count += 1
+    first = shell.execution_count
+    shell.history_manager.store_inputs(first, CELL_STEP)
+    shell.execution_count += 1
+    shell.history_manager.store_inputs(shell.execution_count, CELL_BROKEN)
+    broken = shell.execution_count
+    shell.execution_count += 1
+    run(shell, CELL_MAGICS)
+    result = run(shell, "%tfadvisor_check")
+    assert isinstance(result, NotebookResult)
+    prints = [f for f in result.report.findings if f.rule == "TF201"]
+    assert prints and prints[0].cell == first and prints[0].cell_line == 3
+    text = result.text()
+    assert f"In [{first}], line 3: TF201" in text
+    assert f"In [{broken}] skipped: SyntaxError" in text
+    assert any(fn.qualname == "step" for fn in result.report.functions)
+    html = result._repr_html_()
+    assert "<code>TF201</code>" in html and "<script" not in html
+
+
+def test_check_can_write_the_html_report(shell, tmp_path: Path) -> None:
+    out = tmp_path / "nb.html"
+    result = run(shell, f"%tfadvisor_check --html {out}")
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert f"HTML report written to {out}" in result.text()
+
+
+def test_join_cells_keeps_line_numbers() -> None:
+    history = join_cells([(1, "%%time\nx = 1\n"), (2, "a = 1\n%matplotlib inline\nb = !ls\nc = 3\n")])
+    assert history.text.splitlines() == ["a = 1", "", "", "c = 3"]
+    assert history.locate(4) == (2, 4)
+
+
+@pytest.mark.parametrize(
+    ("line", "function", "expr"),
+    [
+        ("f --calls [(x,)] * 3", "f", "[(x,)] * 3"),
+        ("obj.step --modes eager,graph --expected-calls 500 --calls calls", "obj.step", "calls"),
+    ],
+)
+def test_profile_line_parsing(line: str, function: str, expr: str) -> None:
+    args, got = parse_profile_line(line)
+    assert args.function == function and got == expr
+
+
+def test_profile_usage_errors_are_one_message(shell, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(shell, "%tfadvisor_profile f") is None
+    assert "--calls EXPR is required" in capsys.readouterr().out
+    assert run(shell, "%tfadvisor_profile no_such_fn --calls [1]") is None
+    assert "cannot evaluate 'no_such_fn'" in capsys.readouterr().out
+    run(shell, "def g(x):\n    return x\n")
+    assert run(shell, "%tfadvisor_profile g --calls 5") is None
+    assert "--calls must give a list of calls" in capsys.readouterr().out
+
+
+def test_calls_forms() -> None:
+    assert as_calls([((1,), {"k": 2}), (1, 2), 3]) == [((1,), {"k": 2}), ((1, 2), {}), ((3,), {})]
+
+
+@pytest.mark.slow
+@pytest.mark.tf
+def test_profile_a_notebook_function(shell, tmp_path: Path) -> None:
+    """Real measurement in a child process of a function that only exists in the notebook."""
+    run(shell, "import tensorflow as tf\n")
+    run(shell, "def many_small_ops(x):\n    for _ in range(20):\n        x = tf.tanh(x) * 0.5 + 0.1\n    return x\n")
+    run(shell, "xs = [tf.random.normal([8, 8]) for _ in range(3)]\n")
+    out = tmp_path / "profile.html"
+    result = run(shell, f"%tfadvisor_profile many_small_ops --modes eager,graph --expected-calls 300 --html {out} --quiet --calls [(x,) for x in xs] * 10")
+    assert isinstance(result, NotebookResult), result
+    fn = result.report.functions[0]
+    m = fn.measurement
+    assert m is not None and m.error is None, result.text()
+    assert m.eager_s and m.graph_s and m.calls == 300
+    print(result.text())
+    assert "many_small_ops (In [" in result.text() and "eager" in result.text()
+    assert out.read_text(encoding="utf-8").count("<svg") >= 2
