@@ -1,0 +1,170 @@
+"""Small helpers the rules share: TF loops, branch stores, per-module facts (decorated functions).
+
+Per-module facts are computed once per parsed module and cached on its ``ast.Module`` node, so a
+rule asking "is ``step`` a tf.function here?" for every call stays linear in the file's size.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import Scope
+
+Deps = tuple[str, ...]
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def module_scope(scope: Scope) -> Scope:
+    while scope.parent is not None:
+        scope = scope.parent
+    return scope
+
+
+def is_tf_function_decorated(ctx: ScopeContext, node: ast.AST) -> bool:
+    for dec in getattr(node, "decorator_list", ()):
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if tfapi.is_tf_function(ctx.resolve(target)):
+            return True
+    return False
+
+
+def decorator_option(ctx: ScopeContext, node: ast.AST, option: str) -> ast.expr | None:
+    """The value of ``option=`` in a ``@tf.function(...)`` decorator of ``node``, if written."""
+    for dec in getattr(node, "decorator_list", ()):
+        if isinstance(dec, ast.Call) and tfapi.is_tf_function(ctx.resolve(dec.func)):
+            for kw in dec.keywords:
+                if kw.arg == option:
+                    return kw.value
+    return None
+
+
+def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
+    """Whether AutoGraph turns this loop into a TF loop (and the parameters that decide it)."""
+    if isinstance(loop, ast.While):
+        return ctx.is_tensor(loop.test)
+    if not isinstance(loop, ast.For):
+        return (False, ())
+    it = loop.iter
+    if isinstance(it, ast.Call):
+        name = ctx.call_name(it)
+        if name == "range":  # range(tf_value) becomes tf.range under AutoGraph
+            deps: Deps = ()
+            for arg in it.args:
+                is_tensor, d = ctx.is_tensor(arg)
+                if is_tensor and not d:
+                    return (True, ())
+                if is_tensor:
+                    deps += d
+            return (bool(deps), deps)
+        if name == "tensorflow.range" or tfapi.is_dataset_builder(name):
+            return (True, ())
+        if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"):
+            return (False, ())
+    return ctx.is_tensor(it)
+
+
+def ends_with_exit(stmts: list[ast.stmt]) -> bool:
+    return bool(stmts) and isinstance(stmts[-1], _EXITS)
+
+
+def stores(ctx: ScopeContext, stmts: list[ast.stmt]) -> dict[str, ast.AST]:
+    """Name -> first statement-level node that binds it in ``stmts`` (nested defs excluded)."""
+    out: dict[str, ast.AST] = {}
+    for stmt in stmts:
+        for node in ctx.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                out.setdefault(node.id, node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not stmt:
+                out.setdefault(node.name, node)
+    return out
+
+
+def last_assignment_before(ctx: ScopeContext, name: str, line: int) -> ast.AST | None:
+    """The value last assigned to ``name`` on a line before ``line`` (``None`` if not found)."""
+    best: ast.AST | None = None
+    best_line = -1
+    for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign):
+        if node.lineno >= line or node.lineno < best_line:  # type: ignore[attr-defined]
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:  # type: ignore[attr-defined]
+            best, best_line = node.value, node.lineno  # type: ignore[attr-defined]
+    return best
+
+
+def defined_before(ctx: ScopeContext, name: str, line: int) -> bool:
+    if name in ctx.params:
+        return True
+    fn = ctx.function
+    if fn is not None:
+        all_args = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]
+        if any(a is not None and a.arg == name for a in all_args):
+            return True
+    for node in ctx.scope.nodes(ast.Name):
+        if node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:  # type: ignore[attr-defined]
+            return True
+    if name not in ctx.local_names:
+        return True  # a global or a closed-over name
+    return False
+
+
+def used_after(ctx: ScopeContext, name: str, line: int) -> bool:
+    return any(n.id == name and isinstance(n.ctx, ast.Load) and n.lineno > line  # type: ignore[attr-defined]
+               for n in ctx.scope.nodes(ast.Name))
+
+
+@dataclass
+class ModuleFacts:
+    """Facts about one module that call-site rules need: which names are tf.functions."""
+
+    tf_functions: set[str] = field(default_factory=set)  # module-level names that are tf.functions
+    tf_methods: dict[str, set[str]] = field(default_factory=dict)  # class name -> decorated methods
+    generators: set[str] = field(default_factory=set)  # module-level generator functions
+
+
+def module_facts(ctx: ScopeContext) -> ModuleFacts:
+    root = module_scope(ctx.scope)
+    tree = root.node
+    cached = getattr(tree, "_tfadvisor_facts", None)
+    if cached is not None:
+        return cached
+    facts = ModuleFacts()
+    body = getattr(tree, "body", [])
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if is_tf_function_decorated(ctx, stmt):
+                facts.tf_functions.add(stmt.name)
+        elif isinstance(stmt, ast.ClassDef):
+            methods = {m.name for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and is_tf_function_decorated(ctx, m)}
+            if methods:
+                facts.tf_methods[stmt.name] = methods
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            if tfapi.is_tf_function(ctx.resolve(stmt.value.func)):
+                facts.tf_functions.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+    for scope in root.children:
+        node = scope.node
+        if isinstance(node, ast.FunctionDef) and (scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)):
+            facts.generators.add(node.name)
+    tree._tfadvisor_facts = facts  # type: ignore[attr-defined]
+    return facts
+
+
+def enclosing_class_name(ctx: ScopeContext) -> str | None:
+    return ctx.scope.cls.node.name if ctx.scope.cls is not None else None
+
+
+def calls_tf_function(ctx: ScopeContext, call: ast.Call) -> str | None:
+    """The name of the tf.function of this module that ``call`` calls, if it calls one."""
+    facts = module_facts(ctx)
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in facts.tf_functions and func.id not in ctx.local_names:
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        cls = enclosing_class_name(ctx)
+        if cls and func.attr in facts.tf_methods.get(cls, ()):
+            return f"self.{func.attr}"
+    return None

@@ -1,0 +1,129 @@
+"""TF102 function-created-repeatedly."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import is_tf_function_decorated
+from tfadvisor.rules.base import Rule, register
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_ONCE = ("__init__", "build", "setUp", "setUpClass")
+
+
+@register
+class FunctionCreatedRepeatedly(Rule):
+    code = "TF102"
+    name = "function-created-repeatedly"
+    severity = Severity.WARNING
+    summary = "a new tf.function object is created again and again: each one starts with an empty cache and traces"
+    why = """\
+A `tf.function` keeps its traced graphs in the function object. Creating the object inside a loop,
+applying `tf.function` to a lambda or a fresh closure each time a function runs, or writing
+`tf.function(f)(x)` throws that cache away: every call traces again, which is far slower than
+eager, and TensorFlow warns `5 out of the last 5 calls to <function ...> triggered tf.function
+retracing. Tracing is expensive ...` ("... creating @tf.function repeatedly in a loop"). Create the
+tf.function once, at module level or in `__init__`, and call it many times.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+def loss(x):
+    return tf.reduce_sum(x * x)
+
+for batch in [tf.ones([2]), tf.zeros([2])]:
+    step = tf.function(loss)  # TF102
+    step(batch)
+""",
+        """\
+import tensorflow as tf
+
+def predict(model, x):
+    fast = tf.function(lambda v: model(v))  # TF102
+    return fast(x)
+""",
+        """\
+import tensorflow as tf
+
+def evaluate(batches):
+    out = []
+    for b in batches:
+        @tf.function  # TF102
+        def score(v):
+            return tf.reduce_mean(v)
+        out.append(score(b))
+    return out
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def loss(x):
+    return tf.reduce_sum(x * x)
+
+for batch in [tf.ones([2]), tf.zeros([2])]:
+    loss(batch)
+""",
+        """\
+import tensorflow as tf
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.step = tf.function(self._step)
+
+    def _step(self, x):
+        return self.model(x)
+""",
+    )
+    fix = "none"
+    scope = "always"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        in_function = fn is not None and fn.name not in _ONCE
+        for call in ctx.scope.nodes(ast.Call):
+            if not tfapi.is_tf_function(ctx.call_name(call)):  # type: ignore[arg-type]
+                continue
+            in_loop = any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
+            target = call.args[0] if call.args else None  # type: ignore[attr-defined]
+            if in_loop:
+                yield self.hit(call, "tf.function(...) inside a loop creates a new tf.function (and a new "
+                                     "trace) on every iteration: create it once, before the loop")
+            elif in_function and isinstance(target, ast.Lambda):
+                yield self.hit(call, "tf.function(lambda ...) inside a function creates a new tf.function "
+                                     "on every call, and each one traces: define it once, outside")
+            elif in_function and _called_at_once(ctx, call):
+                yield self.hit(call, "tf.function(f)(...) creates a new tf.function and traces it on every "
+                                     "call: wrap f once, outside, and call the result")
+        # Decorated nested functions defined inside a loop: a new tf.function per iteration.
+        for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            if is_tf_function_decorated(ctx, node) and any(isinstance(n, _LOOPS) for n in ctx.enclosing(node)):
+                dec = node.decorator_list[0]  # type: ignore[attr-defined]
+                yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
+                                    f"(and a new trace) on every iteration: define it once, before the loop")
+
+    def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
+        yield from self.check(ctx)
+
+
+def _called_at_once(ctx: ScopeContext, call: ast.AST) -> bool:
+    """``tf.function(f)(x)``: the created function is called right away and thrown away."""
+    parents = _call_parents(ctx)
+    return id(call) in parents
+
+
+def _call_parents(ctx: ScopeContext) -> set[int]:
+    cached = getattr(ctx, "_tf102_called", None)
+    if cached is None:
+        cached = {id(c.func) for c in ctx.scope.nodes(ast.Call)}  # type: ignore[attr-defined]
+        ctx._tf102_called = cached  # type: ignore[attr-defined]
+    return cached

@@ -1,0 +1,136 @@
+"""TF103 python-object-argument."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import calls_tf_function
+from tfadvisor.rules.base import Rule, register
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_LIBRARY_ROOTS = ("tensorflow.", "keras.", "numpy.", "collections.", "typing.", "dataclasses.")
+
+
+@register
+class PythonObjectArgument(Rule):
+    code = "TF103"
+    name = "python-object-argument"
+    severity = Severity.WARNING
+    summary = "a fresh Python object passed to a tf.function: a new object means a new trace"
+    why = """\
+tf.function matches non-tensor arguments by identity or equality to pick a traced graph. A new
+instance of your own class, a fresh lambda or a bound method built at the call (`obj.method`
+captured anew) is a new key each time: every call traces again, and TensorFlow warns `5 out of the
+last 5 calls to <function ...> triggered tf.function retracing. Tracing is expensive ...` ("passing
+Python objects instead of tensors"). Build the object once and pass the same one, or pass its
+tensor fields.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+@tf.function
+def apply(x, config):
+    return x * config.scale
+
+for i in range(10):
+    apply(tf.ones([2]), Config(0.5))  # TF103
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def transform(x, fn):
+    return fn(x)
+
+def run(batches):
+    return [transform(b, lambda v: v * 2.0) for b in batches]  # TF103
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+@tf.function
+def apply(x, config):
+    return x * config.scale
+
+config = Config(0.5)
+for i in range(10):
+    apply(tf.ones([2]), config)
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def apply(x, scales):
+    return x * scales[0]
+
+for i in range(10):
+    apply(tf.ones([2]), [tf.constant(0.5)])
+""",
+    )
+    scope = "always"
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        in_function = ctx.function is not None
+        for call in ctx.scope.nodes(ast.Call):
+            if not (in_function or any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
+                    or _in_comprehension(ctx, call)):
+                continue
+            callee = calls_tf_function(ctx, call)  # type: ignore[arg-type]
+            if callee is None:
+                continue
+            for arg in [*call.args, *(k.value for k in call.keywords)]:  # type: ignore[attr-defined]
+                what = _fresh_object(ctx, arg)
+                if what:
+                    yield self.hit(arg, f"{callee}() gets {what}, a new Python object on each call: "
+                                        f"tf.function traces again for every new object")
+                    break
+
+    def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
+        yield from self.check(ctx)
+
+
+def _in_comprehension(ctx: ScopeContext, call: ast.AST) -> bool:
+    comps = getattr(ctx, "_tf103_comps", None)
+    if comps is None:
+        comps = set()
+        for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+            comps.update(id(n) for n in ast.walk(comp))
+        ctx._tf103_comps = comps  # type: ignore[attr-defined]
+    return id(call) in comps
+
+
+def _fresh_object(ctx: ScopeContext, arg: ast.AST) -> str | None:
+    if isinstance(arg, ast.Lambda):
+        return "a lambda"
+    if isinstance(arg, ast.Call):
+        name = ctx.call_name(arg)
+        if not name or name.startswith(_LIBRARY_ROOTS) or tfapi.is_tensor_op(name):
+            return None
+        last = name.rsplit(".", 1)[-1]
+        if last[:1].isupper() and not last.isupper() and name.split(".", 1)[0] in _module_classes(ctx):
+            return f"a new {last}(...) instance"
+    return None
+
+
+def _module_classes(ctx: ScopeContext) -> set[str]:
+    from tfadvisor.rules._util import module_scope
+
+    root = module_scope(ctx.scope)
+    return {c.name for c in root.nodes(ast.ClassDef)}  # type: ignore[attr-defined]

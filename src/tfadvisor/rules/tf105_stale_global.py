@@ -1,0 +1,207 @@
+"""TF105 stale-global."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import module_scope
+from tfadvisor.rules.base import Rule, register
+
+
+@register
+class StaleGlobal(Rule):
+    code = "TF105"
+    name = "stale-global"
+    severity = Severity.WARNING
+    summary = "graph code reads a global or closed-over name that is rebound later: its value is frozen at trace time"
+    why = """\
+A tf.function reads Python globals and closed-over variables once, while tracing, and bakes their
+values into the graph as constants. Rebinding the name afterwards (`LEARNING_RATE = 0.01`, a
+`global` statement in a schedule function) changes nothing in the traced graph: later calls
+silently keep the old value, and no error is raised. TensorFlow's guide: "Python values ... are
+captured at trace time". Keep values that change in a `tf.Variable` (and `assign` to it), or pass
+them as tensor arguments.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+scale = 1.0
+
+@tf.function
+def apply(x):
+    return x * scale  # TF105
+
+apply(tf.ones([2]))
+scale = 2.0
+apply(tf.ones([2]))
+""",
+        """\
+import tensorflow as tf
+
+learning_rate = 0.1
+
+def decay():
+    global learning_rate
+    learning_rate *= 0.5
+
+@tf.function
+def update(w, g):
+    return w - learning_rate * g  # TF105
+""",
+        """\
+import tensorflow as tf
+
+def make_counter():
+    offset = 0.0
+
+    @tf.function
+    def shifted(x):
+        return x + offset  # TF105
+
+    offset = 1.0
+    return shifted
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+scale = tf.Variable(1.0)
+
+@tf.function
+def apply(x):
+    return x * scale
+
+apply(tf.ones([2]))
+scale.assign(2.0)
+apply(tf.ones([2]))
+""",
+        """\
+import tensorflow as tf
+
+UNITS = 4
+UNITS = 8
+
+@tf.function
+def apply(x):
+    return tf.reshape(x, [-1, UNITS])
+""",
+    )
+    detection = "S"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        if fn is None:
+            return
+        rebound = _module_rebinds(ctx)
+        outer = _closure_rebinds(ctx.scope)
+        local = ctx.local_names | set(ctx.params)
+        declared_global: set[str] = set()
+        for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
+            declared_global.update(node.names)  # type: ignore[attr-defined]
+        seen: set[str] = set()
+        for node in ctx.scope.nodes(ast.Name):
+            name = node.id  # type: ignore[attr-defined]
+            if not isinstance(node.ctx, ast.Load) or name in seen or (name in local and name not in declared_global):  # type: ignore[attr-defined]
+                continue
+            where = outer.get(name)
+            if where is None and ctx.scope.parent is not None and name in rebound:
+                if not _shadowed(ctx.scope, name):
+                    line = rebound[name]
+                    if line == 0 or line > fn.lineno:
+                        where = line
+            if where is None:
+                continue
+            seen.add(name)
+            at = f"line {where}" if where else "in another function (global statement)"
+            yield self.hit(node, f"reads `{name}`, which is rebound {at}: graph code froze its value when "
+                                 f"it was traced; later changes are silently ignored")
+
+
+def _shadowed(scope: Scope, name: str) -> bool:
+    """Whether an enclosing function (not the module) binds ``name``: then it is not the global."""
+    parent = scope.parent
+    while parent is not None and not parent.is_module:
+        if any(n.id == name and isinstance(n.ctx, ast.Store) for n in parent.nodes(ast.Name)):  # type: ignore[attr-defined]
+            return True
+        parent = parent.parent
+    return False
+
+
+def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
+    """Module-level names bound more than once: name -> last rebinding line (0: via ``global``)."""
+    root = module_scope(ctx.scope)
+    tree = root.node
+    cached = getattr(tree, "_tf105_rebinds", None)
+    if cached is not None:
+        return cached
+    lines: dict[str, list[int]] = {}
+    not_values: set[str] = set()
+    for node in _top_level(tree.body):  # type: ignore[attr-defined]
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            not_values.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            not_values.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name):
+                        lines.setdefault(t.id, []).append(node.lineno)
+                        if isinstance(node, ast.AugAssign):
+                            lines[t.id].append(node.lineno)
+    out: dict[str, int] = {}
+    for name, where in lines.items():
+        if len(where) > 1 and name not in not_values:
+            out[name] = max(where)
+    stack = list(root.children)
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        globals_here = {n for g in scope.nodes(ast.Global) for n in g.names}  # type: ignore[attr-defined]
+        if not globals_here:
+            continue
+        for n in scope.nodes(ast.Name):
+            if n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values:  # type: ignore[attr-defined]
+                out[n.id] = 0  # type: ignore[attr-defined]
+    tree._tf105_rebinds = out  # type: ignore[attr-defined]
+    return out
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module statements, entering if/try/with/for blocks but not functions or classes."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try)):
+            children: list[ast.stmt] = [*stmt.body, *getattr(stmt, "orelse", [])]
+            for handler in getattr(stmt, "handlers", []):
+                children.extend(handler.body)
+            children.extend(getattr(stmt, "finalbody", []))
+            stack.extend(reversed(children))
+
+
+def _closure_rebinds(scope: Scope) -> dict[str, int]:
+    """For a nested function: names of the enclosing function rebound after this def."""
+    parent = scope.parent
+    if parent is None or parent.is_module:
+        return {}
+    def_line = scope.node.lineno  # type: ignore[attr-defined]
+    end = getattr(scope.node, "end_lineno", def_line)
+    out: dict[str, int] = {}
+    binds: dict[str, list[int]] = {}
+    for n in parent.nodes(ast.Name):
+        if isinstance(n.ctx, ast.Store):  # type: ignore[attr-defined]
+            binds.setdefault(n.id, []).append(n.lineno)  # type: ignore[attr-defined]
+    for name, where in binds.items():
+        later = [w for w in where if w > end]
+        if later and any(w < def_line for w in where):
+            out[name] = max(later)
+    return out

@@ -1,0 +1,159 @@
+"""TF106 stale-attribute."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import module_scope
+from tfadvisor.rules.base import Rule, register
+
+_CONSTRUCTION = frozenset({"__init__", "build", "__setstate__", "__post_init__", "setUp"})
+
+
+@register
+class StaleAttribute(Rule):
+    code = "TF106"
+    name = "stale-attribute"
+    severity = Severity.WARNING
+    summary = "graph code reads a plain Python attribute that other code changes: its value is frozen at trace time"
+    why = """\
+Graph code reads `self.bias` (a Python number, string or flag, not a `tf.Variable`) once, while
+tracing, and bakes its value into the graph. Code that later changes it (`model.bias += 5.0`,
+`self.scale = 0.5` in another method) has no effect on the next call of the traced function, and
+nothing warns you. Keep such state in a `tf.Variable` (`self.bias.assign_add(5.0)`), or pass it
+as a tensor argument.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+class Model(tf.Module):
+    def __init__(self):
+        self.bias = 0.0
+
+    @tf.function
+    def __call__(self, x):
+        return x + self.bias  # TF106
+
+model = Model()
+model(tf.ones([2]))
+model.bias += 5.0
+""",
+        """\
+import tensorflow as tf
+
+class Scaler:
+    def __init__(self):
+        self.factor = 1.0
+
+    def anneal(self):
+        self.factor = self.factor * 0.5
+
+    @tf.function
+    def apply(self, x):
+        return x * self.factor  # TF106
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+class Model(tf.Module):
+    def __init__(self):
+        self.bias = tf.Variable(0.0)
+
+    @tf.function
+    def __call__(self, x):
+        return x + self.bias
+
+model = Model()
+model(tf.ones([2]))
+model.bias.assign_add(5.0)
+""",
+        """\
+import tensorflow as tf
+
+class Scaler:
+    def __init__(self):
+        self.factor = 2.0
+
+    @tf.function
+    def apply(self, x):
+        return x * self.factor
+""",
+    )
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        cls = ctx.scope.cls
+        if fn is None or cls is None or fn.name in _CONSTRUCTION:
+            return
+        stale = _stale_attributes(ctx).get(cls.node.name)
+        if not stale:
+            return
+        written = {t.attr for t in ctx.scope.nodes(ast.Attribute) if isinstance(t.ctx, ast.Store)}  # type: ignore[attr-defined]
+        called = {id(c.func) for c in ctx.scope.nodes(ast.Call)}  # type: ignore[attr-defined]
+        seen: set[str] = set()
+        for node in ctx.scope.nodes(ast.Attribute):
+            attr = node.attr  # type: ignore[attr-defined]
+            if (attr in stale and attr not in seen and attr not in written and isinstance(node.ctx, ast.Load)  # type: ignore[attr-defined]
+                    and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called):  # type: ignore[attr-defined]
+                seen.add(attr)
+                yield self.hit(node, f"reads self.{attr}, a plain Python value that {stale[attr]} changes: "
+                                     f"graph code froze it when traced; use a tf.Variable")
+
+
+def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
+    """Class name -> {attribute set to a Python constant in __init__: who changes it later}."""
+    root = module_scope(ctx.scope)
+    tree = root.node
+    cached = getattr(tree, "_tf106_stale", None)
+    if cached is not None:
+        return cached
+    plain: dict[str, set[str]] = {}
+    mutated_in: dict[str, dict[str, str]] = {}
+    external: dict[str, str] = {}
+    for scope in _all_scopes(root):
+        node = scope.node
+        cls = scope.cls.node.name if scope.cls is not None else None
+        name = getattr(node, "name", "<module>")
+        for stmt in scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
+                    continue
+                on_self = target.value.id == "self"
+                if on_self and cls is not None and name == "__init__" and isinstance(stmt, ast.Assign | ast.AnnAssign):
+                    if _python_constant(stmt.value):  # type: ignore[attr-defined]
+                        plain.setdefault(cls, set()).add(target.attr)
+                elif on_self and cls is not None and name not in _CONSTRUCTION:
+                    mutated_in.setdefault(cls, {}).setdefault(target.attr, f"{name}()")
+                elif not on_self:
+                    external.setdefault(target.attr, f"line {stmt.lineno}")  # type: ignore[attr-defined]
+    out: dict[str, dict[str, str]] = {}
+    for cls, attrs in plain.items():
+        for attr in attrs:
+            who = mutated_in.get(cls, {}).get(attr) or (f"code at {external[attr]}" if attr in external else None)
+            if who:
+                out.setdefault(cls, {})[attr] = who
+    tree._tf106_stale = out  # type: ignore[attr-defined]
+    return out
+
+
+def _all_scopes(root):  # type: ignore[no-untyped-def]
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        yield scope
+        stack.extend(scope.children)
+
+
+def _python_constant(value: ast.AST | None) -> bool:
+    if isinstance(value, ast.UnaryOp):
+        value = value.operand
+    return isinstance(value, ast.Constant) and isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
