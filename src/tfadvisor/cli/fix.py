@@ -32,12 +32,18 @@ def _load_report(path: str) -> tuple[Report, dict]:
 
 
 def _static_report(paths: list[str]) -> Report:
+    """A fresh `check` of the files, with the project's [tool.tfadvisor] configuration."""
     try:
         from tfadvisor.check import check_paths
+        from tfadvisor.config import ConfigError, find_config, load_config
     except ImportError:
         raise click.ClickException(
             "the static analysis is not available in this build; pass a report with --from REPORT.json") from None
-    return check_paths(paths)
+    try:
+        config = load_config(find_config(paths[0] if paths else "."))
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    return check_paths(paths, config=config)
 
 
 def _summary(outcomes: list[FileOutcome], *, diff: bool) -> tuple[str, bool]:
