@@ -40,8 +40,10 @@ def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want
     except ResolveError as exc:
         run.error = ModeError("resolve", str(exc), phase="load")
         return run
-    except Exception as exc:  # the user's module, factory or fresh() raised
+    except Exception as exc:  # the user's module, calls factory or fresh() raised
         run.error = _error(exc, "load", None, eager=True)
+        if run.error.kind == "raised":
+            run.error.kind = "load"
         return run
 
     if mode == "eager":

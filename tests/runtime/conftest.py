@@ -1,0 +1,22 @@
+"""Shared measuring session for the TensorFlow tests: one child worker (one TF import) per module."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfadvisor.runtime.profiling import Profiler
+from tfadvisor.runtime.timing import TimingConfig
+
+FIXTURES = "runtime.tfa_fixtures"
+FAST = TimingConfig(budget_s=0.25, min_rounds=5, max_rounds=25)
+
+
+@pytest.fixture(scope="module")
+def profiler():
+    pytest.importorskip("tensorflow")
+    with Profiler(timing=FAST) as session:
+        yield session
+
+
+def ref(name: str) -> str:
+    return f"{FIXTURES}:{name}"

@@ -1,0 +1,118 @@
+"""The issue's done-when cases, measured on real TensorFlow in a child process.
+
+Behaviour only: ratios within one run, verdicts, names. Never absolute times. One worker serves
+the whole module (TensorFlow is imported once); XLA is measured only where a test needs it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from tfadvisor.model import Verdict
+from tfadvisor.report import render
+
+from .conftest import ref
+
+pytestmark = pytest.mark.tf
+
+SCHEMA = json.loads((Path(__file__).parents[2] / "src/tfadvisor/schema/report.schema.json").read_text())
+EAGER_GRAPH = ("eager", "graph")
+
+
+@pytest.fixture(scope="module")
+def small_ops(profiler):
+    return profiler.profile(ref("many_small_ops"), ref("many_small_ops_calls"), expected_calls=2000)
+
+
+def test_many_small_ops_speed_up_several_times_and_decorate(small_ops):
+    m = small_ops.measurement
+    assert small_ops.ok, m.error
+    assert m.eager_s / m.graph_s > 2.5
+    assert small_ops.verdict is Verdict.DECORATE
+    assert "TF501" in small_ops.reasons
+    assert m.traces == 1 and m.equivalent is True
+    assert m.break_even_calls is not None and m.break_even_calls < 2000
+    assert m.saved_interval_s[0] <= m.saved_s <= m.saved_interval_s[1]
+    assert [mm.mode for mm in m.modes] == ["eager", "graph", "xla"]
+    assert all(mm.rounds >= 5 and mm.per_call_s for mm in m.modes)
+
+
+def test_json_report_validates_against_the_schema(small_ops):
+    data = json.loads(render(small_ops.report(), "json"))
+    jsonschema.validate(data, SCHEMA)
+    fn = data["functions"][0]
+    assert fn["qualname"] == "many_small_ops" and fn["verdict"] == "decorate"
+    assert fn["measurement"]["modes"][1]["mode"] == "graph"
+
+
+def test_one_big_matmul_gains_nothing_and_stays_eager(profiler):
+    r = profiler.profile(ref("big_matmul"), ref("big_matmul_calls"), modes=EAGER_GRAPH)
+    m = r.measurement
+    assert r.ok, m.error
+    assert 0.6 < m.eager_s / m.graph_s < 1.6
+    assert r.verdict is Verdict.LEAVE_EAGER
+    assert "TF602" in r.reasons and any(f.rule == "TF602" for f in r.findings)
+
+
+def test_python_int_retraces_once_per_value_and_tf601_names_it(profiler):
+    r = profiler.profile(ref("scaled"), ref("scaled_calls"), modes=EAGER_GRAPH)
+    m = r.measurement
+    assert m.traces == 6  # six distinct values of `step`, six traces
+    assert len(m.retraces) == 5 and all("`step`" in line for line in m.retraces)
+    tf601 = [f for f in r.findings if f.rule == "TF601"]
+    assert len(tf601) == 1 and "`step`" in tf601[0].message and "`x`" not in tf601[0].message
+
+
+def test_list_append_is_a_semantic_mismatch_naming_the_list(profiler):
+    r = profiler.profile(ref("appends"), ref("appends_calls"), modes=EAGER_GRAPH)
+    assert r.measurement.equivalent is False
+    assert r.verdict is Verdict.FIX_FIRST
+    tf603 = [f for f in r.findings if f.rule == "TF603"]
+    assert tf603 and "`log`" in tf603[0].message and "5 items eagerly, 1 under tf.function" in tf603[0].message
+
+
+def test_variable_per_call_is_a_graph_error_explained_by_tf401(profiler):
+    r = profiler.profile(ref("makes_variable"), ref("one_call"), modes=EAGER_GRAPH)
+    assert r.ok  # eager works: the function is measurable, graph mode is what fails
+    assert r.verdict is Verdict.FIX_FIRST and r.reasons[:2] == ["TF604", "TF401"]
+    tf604 = next(f for f in r.findings if f.rule == "TF604")
+    assert "tf.Variable" in tf604.message
+
+
+def test_closure_from_a_notebook_travels_by_value(profiler):
+    """Not importable by name (a closure): shipped with cloudpickle, its state compared per mode."""
+    import tensorflow as tf
+
+    seen = []
+
+    def step(x):
+        seen.append(1)
+        return x + 1.0
+
+    calls = [((tf.constant(float(i)),), {}) for i in range(3)]
+    r = profiler.profile(step, calls, modes=EAGER_GRAPH, observe=lambda: {"seen": len(seen)})
+    assert r.measurement.equivalent is False
+    text = " ".join(r.measurement.differences)
+    assert "closure `seen`" in text and "observe()['seen']" in text
+
+
+@pytest.mark.slow
+def test_keras_train_step_creates_variables_once_per_mode(profiler):
+    from runtime.tfa_fixtures import Trainer
+
+    r = profiler.profile(Trainer.train_step, ref("train_calls"), fresh=Trainer, modes=EAGER_GRAPH)
+    m = r.measurement
+    assert r.ok, m.error
+    assert m.equivalent is True, m.differences  # same starting weights, same updates
+    assert m.traces == 1
+    assert r.where is not None and r.where.qualname == "Trainer.train_step"
+    for mode in EAGER_GRAPH:
+        variables = r.runs[mode].variables
+        iterations = [v for k, v in variables.items() if k.startswith("`self.optimizer`")]
+        assert int(iterations[0]) == 5  # 5 calls, one optimizer step each, fresh optimizer per mode
+        assert sum(k.startswith("`self.model`") for k in variables) == 4  # 2 Dense layers, built once
+    assert m.eager_s / m.graph_s > 1.5
