@@ -30,6 +30,7 @@ from tfadvisor.model import Finding, FunctionReport, Report, Verdict
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
 XLA_REASONS = ("TF506",)
+VERDICT_RULE_PREFIX = "TF5"  # TF5xx findings restate verdicts; verdict edits carry them out
 RULE_EDITS: dict[str, type[RuleEdit]] = {
     "TF201": PrintToTfPrint,
     "TF307": RangeToTfRange,
@@ -119,6 +120,8 @@ def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[
 def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options, out: Plan) -> None:
     if finding.suppressed or finding.fix is None or not options.wants([finding.rule]):
         return
+    if finding.rule.startswith(VERDICT_RULE_PREFIX):
+        return  # decoration advice: the function's verdict edit applies it
     what = f"{finding.rule} at line {finding.line}"
     kind = RULE_EDITS.get(finding.rule)
     if kind is None:
@@ -144,34 +147,54 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
 def observed_calls(raw_fn: dict[str, Any] | None) -> list[list[Any]]:
     """The argument lists ``run`` observed for one function, from its JSON entry.
 
-    Accepted places: ``signatures`` on the function or on its ``measurement``; each call is a
-    list of arguments or ``{"args": [...]}``.
+    Looked for as ``signatures`` (or ``observed_signatures``) on the function or on its
+    ``measurement``. A call is a list of argument descriptions, ``{"args": [...]}``, or a named
+    signature as ``tfadvisor.runtime.signature`` writes it (``{"x": ["tensor", "float32", [32, 3]],
+    "step": ["value", "int", "3"]}``; a leading ``self``/``cls`` object is dropped). An argument is
+    ``{"dtype": ..., "shape": [...]}``, ``["tensor", dtype, shape]`` or ``"float32[32,3]"``.
     """
     if not raw_fn:
         return []
-    found = raw_fn.get("signatures")
-    if found is None and isinstance(raw_fn.get("measurement"), dict):
-        found = raw_fn["measurement"].get("signatures")
+    found = None
+    for holder in (raw_fn, raw_fn.get("measurement")):
+        if isinstance(holder, dict):
+            found = found or holder.get("signatures") or holder.get("observed_signatures")
     calls: list[list[Any]] = []
     for call in found or []:
-        if isinstance(call, dict):
+        if isinstance(call, dict) and isinstance(call.get("args", call.get("arguments")), list):
             call = call.get("args", call.get("arguments"))
+        elif isinstance(call, dict):
+            call = _named_call(call)
         if isinstance(call, list):
             calls.append(call)
     return calls
 
 
+def _named_call(named: dict[str, Any]) -> list[Any]:
+    items = list(named.items())
+    if items and items[0][0] in ("self", "cls") and isinstance(items[0][1], list) and items[0][1][:1] == ["object"]:
+        items = items[1:]
+    if any("[" in key or "." in key for key, _ in items):
+        return [None]  # nested structures: no flat input_signature
+    return [leaf for _, leaf in items]
+
+
 def _spec(arg: Any) -> tuple[str, tuple[int | None, ...] | None] | None:
     """(dtype, shape) of a tensor argument description, None for anything else."""
     if isinstance(arg, dict):
-        if arg.get("kind", "tensor") not in ("tensor", "Tensor", "EagerTensor", "Variable"):
+        if arg.get("kind", "tensor") not in ("tensor", "Tensor", "EagerTensor"):
             return None
         dtype, shape = arg.get("dtype"), arg.get("shape")
+    elif isinstance(arg, list) and len(arg) == 3 and arg[0] == "tensor":  # runtime.signature leaf
+        _, dtype, shape = arg
     elif isinstance(arg, str) and "[" in arg and arg.endswith("]"):  # "float32[32,3]"
         dtype, _, dims = arg[:-1].partition("[")
-        shape = [None if d.strip() in ("None", "?", "") else int(d) for d in dims.split(",")] if dims.strip() else []
+        try:
+            shape = [None if d.strip() in ("None", "?") else int(d) for d in dims.split(",")] if dims.strip() else []
+        except ValueError:
+            return None
     else:
-        return None
+        return None  # Python values, variables (a TensorSpec would read them), objects
     if isinstance(dtype, str):
         dtype = dtype.removeprefix("tf.").removeprefix("<dtype: '").removesuffix("'>")
     if dtype not in DTYPES:

@@ -1,0 +1,81 @@
+"""The planner: which verdicts and findings become edits, and the input_signature built from run's signatures."""
+
+from __future__ import annotations
+
+from tfadvisor.fix.edits import AddDecorator, SetDecoratorOptions, TensorSpecData
+from tfadvisor.fix.planner import Options, input_signature, observed_calls, plan
+from tfadvisor.model import Facts, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+
+
+def _fn(qualname: str, verdict: Verdict, reasons: list[str], **kw) -> FunctionReport:
+    return FunctionReport(id=f"m.py::{qualname}", path="m.py", qualname=qualname, line=1, end_line=2,
+                          decorated=kw.pop("decorated", verdict is not Verdict.DECORATE), facts=Facts(),
+                          verdict=verdict, reasons=reasons, **kw)
+
+
+def test_signature_from_runtime_named_signatures() -> None:
+    calls = observed_calls({"measurement": {"signatures": [
+        {"self": ["object", "Model", 1], "x": ["tensor", "float32", [32, 3]], "y": ["tensor", "int64", []]},
+        {"self": ["object", "Model", 1], "x": ["tensor", "float32", [7, 3]], "y": ["tensor", "int64", []]},
+    ]}})
+    assert input_signature(calls) == (TensorSpecData((None, 3), "float32"), TensorSpecData((), "int64"))
+
+
+def test_no_signature_when_a_python_value_or_variable_or_nesting_was_seen() -> None:
+    assert input_signature([[["tensor", "float32", [2]], ["value", "int", "3"]]]) is None
+    assert input_signature([[["variable", "float32", [2]]]]) is None
+    assert input_signature(observed_calls({"signatures": [{"batch": ["container", "dict", 1],
+                                                            "batch['x']": ["tensor", "float32", [2]]}]})) is None
+    assert input_signature([["float32[2,3]"], ["int32[2,3]"]]) is None  # dtype changed
+    assert input_signature([["float32[2,3]"], ["float32[2]"]]) == (TensorSpecData(None, "float32"),)  # rank changed
+    assert input_signature([]) is None
+
+
+def test_reconfigure_uses_signature_when_known_else_reduce_retracing() -> None:
+    report = Report(functions=[_fn("a", Verdict.RECONFIGURE, ["TF104"]), _fn("b", Verdict.RECONFIGURE, ["TF101"]),
+                               _fn("c", Verdict.RECONFIGURE, ["TF506", "TF601"])])
+    raw = {"functions": [{"id": "m.py::a", "signatures": [["float32[4,2]"], ["float32[5,2]"]]}]}
+    edits = {e.qualname: e for e in plan(report, Options(), raw).edits["m.py"]}
+    assert isinstance(edits["a"], SetDecoratorOptions)
+    assert edits["a"].input_signature == (TensorSpecData((None, 2), "float32"),)
+    assert edits["b"].reduce_retracing is True and edits["b"].input_signature is None
+    assert edits["c"].jit_compile is True and edits["c"].reduce_retracing is True
+
+
+def test_certain_only_by_default_and_unknown_reasons_are_skipped() -> None:
+    report = Report(functions=[
+        _fn("sure", Verdict.DECORATE, ["TF501"]),
+        _fn("guess", Verdict.DECORATE, ["TF501"], confidence="speculative"),
+        _fn("odd", Verdict.RECONFIGURE, ["TF999"]),
+        _fn("kept", Verdict.KEEP, []),
+    ])
+    safe = plan(report, Options())
+    assert [e.qualname for e in safe.edits["m.py"]] == ["sure"]
+    reasons = {s.what: s.reason for s in safe.skipped}
+    assert "speculative" in reasons["decorate guess"] and "TF999" in reasons["reconfigure odd"]
+    unsafe = plan(report, Options(unsafe=True))
+    added = [e for e in unsafe.edits["m.py"] if isinstance(e, AddDecorator)]
+    assert [(e.qualname, e.safe) for e in added] == [("sure", True), ("guess", False)]
+
+
+def test_findings_need_a_fix_and_advice_findings_are_left_to_verdicts() -> None:
+    def finding(rule: str, safe: bool | None, suppressed: bool = False) -> Finding:
+        return Finding(rule=rule, severity=Severity.WARNING, path="m.py", line=2, col=4, end_line=2, end_col=9,
+                       function="m.py::a", message=rule, suppressed=suppressed,
+                       fix=None if safe is None else FixInfo(safe=safe, description=rule))
+
+    report = Report(functions=[_fn("a", Verdict.KEEP, [])],
+                    findings=[finding("TF201", True), finding("TF201", True, suppressed=True), finding("TF202", None),
+                              finding("TF501", True), finding("TF402", True), finding("TF307", False)])
+    result = plan(report, Options())
+    assert [e.origin for e in result.edits["m.py"]] == ["TF201"]
+    assert [e.location.def_offset for e in result.edits["m.py"]] == [1]
+    reasons = sorted(s.reason for s in result.skipped)
+    assert reasons == ["no automatic edit for this rule yet", "unsafe fix; --unsafe-fixes applies it"]
+
+
+def test_select_and_ignore_prefixes_and_verdict_names() -> None:
+    opts = Options(select=("TF2", "decorate"), ignore=("TF203",))
+    assert opts.wants(["TF201"]) and opts.wants(["decorate", "TF501"])
+    assert not opts.wants(["TF203"]) and not opts.wants(["TF307"]) and not opts.wants(["undecorate", "TF502"])
+    assert Options().wants(["anything"])
