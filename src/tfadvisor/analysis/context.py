@@ -14,7 +14,7 @@ from functools import cached_property
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, children
 from tfadvisor.analysis.summary import Kind, Param
 
 _PRIMITIVE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "ord", "chr", "hash", "id",
@@ -32,6 +32,7 @@ class ScopeContext:
         self.params = {p.name: p for p in params}
         self.layer_attrs = layer_attrs  # self.<attr> assigned a Keras layer/model somewhere in the class
         self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
+        self._call_names: dict[int, str | None] = {}
         self._infer()
 
     # -- names ---------------------------------------------------------------------------------
@@ -40,7 +41,12 @@ class ScopeContext:
 
     def call_name(self, call: ast.Call) -> str | None:
         """Canonical name of what a call calls (``tensorflow.matmul``, ``self.step``, ``helper``)."""
-        return self.imports.resolve(call.func)
+        key = id(call)
+        try:
+            return self._call_names[key]
+        except KeyError:
+            name = self._call_names[key] = self.imports.resolve(call.func)
+            return name
 
     @property
     def function(self) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -90,7 +96,11 @@ class ScopeContext:
     def _iter_element_kind(self, iterable: ast.AST) -> tuple[Kind, tuple[str, ...]]:
         if isinstance(iterable, ast.Call):
             name = self.call_name(iterable)
-            if name == "range":
+            if name == "range":  # range(tf_value) is tf.range under AutoGraph
+                for arg in iterable.args:
+                    kind = self.kind_deps(arg)
+                    if kind[0] == "tensor":
+                        return kind
                 return ("primitive", ())
             if name in ("tensorflow.range",) or tfapi.is_dataset_builder(name):
                 return ("tensor", ())
@@ -200,7 +210,7 @@ class ScopeContext:
                 continue
             inner = chain + (node,) if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If,
                                                          ast.Try, ast.With, ast.AsyncWith)) else chain
-            for child in ast.iter_child_nodes(node):
+            for child in children(node):
                 stack.append((child, inner))
         return out
 
@@ -226,7 +236,7 @@ class ScopeContext:
             yield node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+            stack.extend(reversed(children(node)))
 
     @cached_property
     def local_names(self) -> frozenset[str]:

@@ -1,0 +1,126 @@
+"""TF204 leaked-tensor."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+
+@register
+class LeakedTensor(Rule):
+    code = "TF204"
+    name = "leaked-tensor"
+    severity = Severity.ERROR
+    summary = "a tensor of graph code is stored outside the function: it cannot be used after the call"
+    why = """\
+Tensors created while a tf.function traces are symbolic and belong to that graph. Storing one in
+a global, an enclosing function's variable or an attribute (`self.last_loss = loss`) leaks it:
+using it after the call fails with `TypeError: <tf.Tensor ...> is out of scope and cannot be used
+here. Use return values, explicit Python locals or TensorFlow collections to access it.` (older
+TensorFlow: `InaccessibleTensorError: The tensor ... cannot be accessed here: it is defined in
+another function or code block`). Return the value, or `assign` it to a `tf.Variable`.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+class Trainer:
+    def __init__(self):
+        self.last_loss = None
+
+    @tf.function
+    def step(self, x):
+        loss = tf.reduce_mean(x * x)
+        self.last_loss = loss  # TF204
+        return loss
+""",
+        """\
+import tensorflow as tf
+
+cache = None
+
+@tf.function
+def encode(x):
+    global cache
+    cache = tf.nn.relu(x)  # TF204
+    return cache
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+class Trainer:
+    def __init__(self):
+        self.last_loss = tf.Variable(0.0)
+
+    @tf.function
+    def step(self, x):
+        loss = tf.reduce_mean(x * x)
+        self.last_loss.assign(loss)
+        return loss
+""",
+        """\
+import tensorflow as tf
+
+class Dense:
+    def __init__(self):
+        self.w = None
+
+    @tf.function
+    def __call__(self, x):
+        if self.w is None:
+            self.w = tf.Variable(tf.ones([2, 2]))
+        return tf.matmul(x, self.w)
+""",
+    )
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        if fn is None or fn.name in ("__init__", "build"):
+            return
+        local = ctx.local_names
+        declared: set[str] = set()
+        for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
+            declared.update(node.names)  # type: ignore[attr-defined]
+        for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign):
+            value = node.value  # type: ignore[attr-defined]
+            if value is None or _creates_state(ctx, value):
+                continue
+            is_tensor, deps = ctx.is_tensor(value)
+            if not is_tensor:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            for target in targets:
+                where = _outside(target, local, declared)
+                if where:
+                    yield self.hit(node, f"stores a tensor of graph code in {where}: using it after the call "
+                                         f"fails (it is out of scope); return it or assign it to a tf.Variable",
+                                   depends_on=deps)
+                    break
+
+
+def _outside(target: ast.AST, local: frozenset[str], declared: set[str]) -> str | None:
+    if isinstance(target, ast.Name) and target.id in declared:
+        return f"`{target.id}` (global/nonlocal)"
+    if isinstance(target, ast.Attribute):
+        root = target.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id not in local:
+            return ast.unparse(target)
+    return None
+
+
+def _creates_state(ctx: ScopeContext, value: ast.AST) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    name = ctx.call_name(value) or ""
+    return tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or name.endswith("add_weight")
