@@ -32,14 +32,22 @@ def test_no_signature_when_a_python_value_or_variable_or_nesting_was_seen() -> N
 
 
 def test_reconfigure_uses_signature_when_known_else_reduce_retracing() -> None:
-    report = Report(functions=[_fn("a", Verdict.RECONFIGURE, ["TF104"]), _fn("b", Verdict.RECONFIGURE, ["TF101"]),
-                               _fn("c", Verdict.RECONFIGURE, ["TF506", "TF601"])])
-    raw = {"functions": [{"id": "m.py::a", "signatures": [["float32[4,2]"], ["float32[5,2]"]]}]}
-    edits = {e.qualname: e for e in plan(report, Options(), raw).edits["m.py"]}
+    report = Report(functions=[_fn("a", Verdict.RECONFIGURE, ["TF104"]), _fn("b", Verdict.RECONFIGURE, ["TF104"]),
+                               _fn("c", Verdict.RECONFIGURE, ["TF506", "TF601"]),
+                               _fn("d", Verdict.RECONFIGURE, ["TF101"]), _fn("e", Verdict.RECONFIGURE, ["TF601"])])
+    raw = {"functions": [{"id": "m.py::a", "signatures": [["float32[4,2]"], ["float32[5,2]"]]},
+                         {"id": "m.py::e", "signatures": [{"x": ["tensor", "float32", [2]], "step": ["value", "int", "1"]},
+                                                          {"x": ["tensor", "float32", [2]], "step": ["value", "int", "2"]}]}]}
+    result = plan(report, Options(), raw)
+    edits = {e.qualname: e for e in result.edits["m.py"]}
     assert isinstance(edits["a"], SetDecoratorOptions)
     assert edits["a"].input_signature == (TensorSpecData((None, 2), "float32"),)
     assert edits["b"].reduce_retracing is True and edits["b"].input_signature is None
     assert edits["c"].jit_compile is True and edits["c"].reduce_retracing is True
+    # Python values that change: reduce_retracing would not stop the traces, so no option edit.
+    assert "d" not in edits and "e" not in edits
+    assert {s.what for s in result.skipped} == {"reconfigure d", "reconfigure e"}
+    assert all("Python arguments" in s.reason for s in result.skipped)
 
 
 def test_certain_only_by_default_and_unknown_reasons_are_skipped() -> None:

@@ -10,6 +10,7 @@ Everything left out is a ``Skipped`` with the reason, so the summary can say why
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -29,6 +30,7 @@ from tfadvisor.fix.edits import (
 from tfadvisor.model import Finding, FunctionReport, Report, Verdict
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
+SHAPE_RETRACE_REASONS = ("TF104", "TF601")  # retracing that reduce_retracing can cure
 XLA_REASONS = ("TF506",)
 VERDICT_RULE_PREFIX = "TF5"  # TF5xx findings restate verdicts; verdict edits carry them out
 RULE_EDITS: dict[str, type[RuleEdit]] = {
@@ -93,28 +95,48 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
         if fn.decorated:
             return
         jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
-        out.add(fn.path, AddDecorator(**common, jit_compile=jit,
-                                      description=f"add @tf.function to {fn.qualname}", **_retrace_options(fn, raw_fn)))
+        retrace = _retrace_options(fn, raw_fn)
+        out.add(fn.path, AddDecorator(**common, jit_compile=jit, description=f"add @tf.function to {fn.qualname}",
+                                      **(retrace if isinstance(retrace, dict) else {})))
     elif verdict is Verdict.UNDECORATE:
         if fn.decorated:
             out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {fn.qualname}"))
     else:
         jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
         retrace = _retrace_options(fn, raw_fn)
+        if isinstance(retrace, str):
+            out.skipped.append(Skipped(fn.path, what, retrace))
+            retrace = {}
         if jit is None and not retrace:
-            out.skipped.append(Skipped(fn.path, what, f"no option change is known for {', '.join(fn.reasons) or 'no reasons'}"))
+            if not any(r in RETRACE_REASONS for r in fn.reasons):
+                out.skipped.append(Skipped(fn.path, what, f"no option change is known for {', '.join(fn.reasons) or 'no reasons'}"))
             return
         edit = SetDecoratorOptions(**common, jit_compile=jit, **retrace)
         out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {fn.qualname}"))
 
 
-def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[str, Any]:
+def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[str, Any] | str:
+    """Options against retracing, or the reason none helps. ``reduce_retracing`` only generalises
+    shapes: a Python value that changes still traces anew (measured on TF 2.21: 10 ints, 10 traces
+    with or without it), so Python-argument retracing (TF101/TF503) gets no option edit."""
     if not any(r in RETRACE_REASONS for r in fn.reasons):
         return {}
-    signature = input_signature(observed_calls(raw_fn))
+    calls = observed_calls(raw_fn)
+    signature = input_signature(calls)
     if signature is not None:
         return {"input_signature": signature}
+    if _python_values_vary(calls) or not any(r in SHAPE_RETRACE_REASONS for r in fn.reasons):
+        return ("Python arguments that change retrace whatever the options; "
+                "pass them as tensors at the call site, or undecorate")
     return {"reduce_retracing": True}
+
+
+def _python_values_vary(calls: list[list[Any]]) -> bool:
+    for position in zip(*calls) if calls and len({len(c) for c in calls}) == 1 else ():
+        values = [json.dumps(v, sort_keys=True, default=str) for v in position if _spec(v) is None]
+        if len(set(values)) > 1:
+            return True
+    return False
 
 
 def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options, out: Plan) -> None:
