@@ -1,0 +1,168 @@
+"""TF305 iterate-tensor."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+# Ops that return one tensor (unpacking their result iterates a tensor). Many ops return tuples
+# (tf.split, tf.unstack, tf.linalg.qr, tf.nn.moments, tf.math.top_k ...): those are fine.
+_SINGLE = frozenset({
+    "tensorflow.shape", "tensorflow.reduce_sum", "tensorflow.reduce_mean", "tensorflow.reduce_max",
+    "tensorflow.reduce_min", "tensorflow.matmul", "tensorflow.constant", "tensorflow.range",
+    "tensorflow.stack", "tensorflow.concat", "tensorflow.reshape", "tensorflow.cast",
+    "tensorflow.zeros", "tensorflow.ones", "tensorflow.convert_to_tensor", "tensorflow.argmax",
+    "tensorflow.argmin", "tensorflow.gather", "tensorflow.squeeze", "tensorflow.transpose",
+    "tensorflow.expand_dims", "tensorflow.add", "tensorflow.multiply", "tensorflow.abs",
+    "tensorflow.math.reduce_sum", "tensorflow.math.reduce_mean", "tensorflow.random.normal",
+    "tensorflow.random.uniform", "tensorflow.nn.relu", "tensorflow.nn.softmax", "tensorflow.sort",
+    "tensorflow.cumsum", "tensorflow.math.cumsum", "tensorflow.one_hot", "tensorflow.tile",
+})
+_SINGLE_PREFIXES = ("tensorflow.reduce_", "tensorflow.math.", "tensorflow.nn.", "tensorflow.random.",
+                    "tensorflow.image.")
+_MULTI = frozenset({
+    "tensorflow.math.top_k", "tensorflow.nn.top_k", "tensorflow.nn.moments", "tensorflow.nn.weighted_moments",
+    "tensorflow.nn.fused_batch_norm", "tensorflow.nn.sufficient_statistics", "tensorflow.nn.max_pool_with_argmax",
+    "tensorflow.math.frexp", "tensorflow.nn.ctc_beam_search_decoder", "tensorflow.nn.ctc_greedy_decoder",
+    "tensorflow.image.combined_non_max_suppression", "tensorflow.image.non_max_suppression_padded",
+    "tensorflow.image.non_max_suppression_with_scores", "tensorflow.image.sample_distorted_bounding_box",
+    "tensorflow.random.experimental.stateless_split", "tensorflow.math.unsorted_segment_max",
+    "tensorflow.nn.compute_accidental_hits", "tensorflow.random.log_uniform_candidate_sampler",
+    "tensorflow.random.uniform_candidate_sampler", "tensorflow.random.fixed_unigram_candidate_sampler",
+    "tensorflow.random.learned_unigram_candidate_sampler", "tensorflow.nn.dynamic_rnn",
+})
+_ITERATING = frozenset({"list", "tuple", "enumerate", "zip", "sum", "max", "min", "sorted", "any", "all",
+                        "set", "reversed"})
+
+
+@register
+class IterateTensor(Rule):
+    code = "TF305"
+    name = "iterate-tensor"
+    severity = Severity.ERROR
+    summary = "Python iterates a symbolic tensor (comprehension, unpacking, list()/zip()): not allowed in graph code"
+    why = """\
+AutoGraph converts a `for` statement over a tensor into a TensorFlow loop, but nothing else that
+iterates: a comprehension over a tensor, unpacking (`h, w = tf.shape(x)`), `list(t)`, `zip(t, u)`
+or `enumerate(t)` ask Python to iterate a symbolic tensor, which fails while tracing with
+`OperatorNotAllowedInGraphError: Iterating over a symbolic tf.Tensor is not allowed` (older
+TensorFlow: `iterating over tf.Tensor is not allowed`). Index it (`s = tf.shape(x); h, w = s[0],
+s[1]`), use `tf.unstack(t, num=n)`, or a `for` statement.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def resize_half(image):
+    h, w = tf.shape(image)[:2]  # TF305
+    return tf.image.resize(image, [h // 2, w // 2])
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def row_norms(m):
+    m = tf.convert_to_tensor(m)
+    return [tf.norm(row) for row in m]  # TF305
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def pairs(x, y):
+    a = tf.abs(x)
+    return [u * v for u, v in zip(a, y)]  # TF305
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def resize_half(image):
+    shape = tf.shape(image)
+    h, w = shape[0], shape[1]
+    return tf.image.resize(image, [h // 2, w // 2])
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def train_step(data, model):
+    x, y = data
+    top, idx = tf.math.top_k(model(x), k=2)
+    return [tf.reduce_sum(p) for p in tf.unstack(top, num=2)]
+""",
+    )
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        if ctx.function is None:
+            return
+        for comp in ctx.scope.nodes(ast.comprehension):
+            what = _iterated_tensor(ctx, comp.iter)  # type: ignore[attr-defined]
+            if what:
+                yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "  # type: ignore[attr-defined]
+                                          f"symbolic tensor (a for statement would be converted)")
+        for node in ctx.scope.nodes(ast.Assign):
+            if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):  # type: ignore[attr-defined]
+                yield self.hit(node, "unpacks a tensor: Python cannot iterate a symbolic tensor; index it "
+                                     "(s[0], s[1]) or use tf.unstack(t, num=n)")
+        for call in ctx.scope.nodes(ast.Call):
+            name = ctx.call_name(call)  # type: ignore[arg-type]
+            if name in _ITERATING and any(_single_tensor(ctx, a) for a in call.args):  # type: ignore[attr-defined]
+                if not _is_comp_iter(ctx, call):
+                    yield self.hit(call, f"{name}() iterates a symbolic tensor: not allowed in graph code")
+
+
+def _is_comp_iter(ctx: ScopeContext, call: ast.AST) -> bool:
+    return any(comp.iter is call for comp in ctx.scope.nodes(ast.comprehension))  # type: ignore[attr-defined]
+
+
+def _iterated_tensor(ctx: ScopeContext, it: ast.AST) -> str | None:
+    if isinstance(it, ast.Call) and ctx.call_name(it) in ("zip", "enumerate", "reversed"):
+        if any(_single_tensor(ctx, a) for a in it.args):
+            return f"{ctx.call_name(it)}() over a tensor"
+        return None
+    if _single_tensor(ctx, it):
+        return "a tensor"
+    return None
+
+
+def _single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A value that is one tensor for sure: a single-tensor op, a slice of one, or a name bound to one."""
+    if isinstance(node, ast.Subscript):
+        return _single_tensor(ctx, node.value)
+    if isinstance(node, ast.Call):
+        name = ctx.call_name(node) or ""
+        return name in _SINGLE or (name.startswith(_SINGLE_PREFIXES) and name not in _MULTI
+                                   and "sampler" not in name and "split" not in name)
+    if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
+        values = _bindings(ctx, node.id)
+        return bool(values) and all(v is not None and _single_tensor(ctx, v) for v in values)
+    return False
+
+
+def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
+    """Every value bound to ``name`` in this function (None when bound some other way)."""
+    out: list[ast.AST | None] = []
+    for node in ctx.scope.nodes(ast.Name):
+        if node.id == name and isinstance(node.ctx, ast.Store):  # type: ignore[attr-defined]
+            out.append(None)
+    assigned = 0
+    for node in ctx.scope.nodes(ast.Assign):
+        for target in node.targets:  # type: ignore[attr-defined]
+            if isinstance(target, ast.Name) and target.id == name:
+                out.append(node.value)  # type: ignore[attr-defined]
+                assigned += 1
+    # every store must be a plain assignment we saw
+    stores = sum(1 for v in out if v is None)
+    if stores != assigned:
+        return [None]
+    return [v for v in out if v is not None]

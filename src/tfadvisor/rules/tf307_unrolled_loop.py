@@ -1,0 +1,114 @@
+"""TF307 unrolled-loop."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import tf_loop
+from tfadvisor.rules.base import Rule, register
+
+LARGE = 100  # iterations from which an unrolled loop is worth a tf.range
+
+
+@register
+class UnrolledLoop(Rule):
+    code = "TF307"
+    name = "unrolled-loop"
+    severity = Severity.WARNING
+    summary = "a Python loop in graph code is unrolled at trace time: the graph grows with the number of iterations"
+    why = """\
+A `for` over `range(n)` (n a Python number) or over a Python list is not converted by AutoGraph:
+it runs while tracing and copies its body into the graph n times. For a large n, or an n that
+comes from the data (`range(len(x))`, `range(x.shape[0])`, which also retraces for every new
+size), the graph and the tracing time grow with n; AutoGraph warns `Large unrolled loop detected.
+Did you mean to use a TF loop?`. Iterate `tf.range(n)` to get one TensorFlow loop.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def power_iteration(m, v):
+    for _ in range(1000):  # TF307
+        v = tf.linalg.matvec(m, v)
+        v = v / tf.norm(v)
+    return v
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def cumulative(x):
+    total = tf.zeros_like(x[0])
+    for i in range(x.shape[0]):  # TF307
+        total += x[i]
+    return total
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def power_iteration(m, v):
+    for _ in tf.range(1000):
+        v = tf.linalg.matvec(m, v)
+        v = v / tf.norm(v)
+    return v
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def residual(x):
+    for _ in range(3):
+        x = x + tf.nn.relu(x)
+    return x
+""",
+    )
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        if ctx.function is None:
+            return
+        for loop in ctx.scope.nodes(ast.For):
+            it = loop.iter  # type: ignore[attr-defined]
+            if not (isinstance(it, ast.Call) and ctx.call_name(it) == "range" and it.args):
+                continue
+            if tf_loop(ctx, loop)[0]:
+                continue
+            bound = it.args[1] if len(it.args) > 1 else it.args[0]
+            size = _literal(bound)
+            if size is not None and size >= LARGE:
+                yield self.hit(loop, f"range({size}) in graph code is unrolled {size} times while tracing: "
+                                     f"iterate tf.range to make one TensorFlow loop")
+                continue
+            data = _data_size(ctx, bound)
+            if data is not None:
+                what, deps = data
+                yield self.hit(loop, f"range({what}) takes its size from the data: unrolled while tracing, "
+                                     f"one trace per size; iterate tf.range", depends_on=deps)
+
+
+def _literal(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _data_size(ctx: ScopeContext, node: ast.AST) -> tuple[str, tuple[str, ...]] | None:
+    """``len(t)`` or ``t.shape[i]`` of a tensor ``t``."""
+    if isinstance(node, ast.Call) and ctx.call_name(node) == "len" and node.args:
+        is_tensor, deps = ctx.is_tensor(node.args[0])
+        if is_tensor and not deps:
+            return ast.unparse(node), deps
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "shape"):
+        is_tensor, deps = ctx.is_tensor(node.value.value)
+        if is_tensor:
+            return ast.unparse(node), deps
+    return None

@@ -1,0 +1,190 @@
+"""TF308 loop-variable-changes-type."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import last_assignment_before, tf_loop
+from tfadvisor.rules.base import Rule, register
+
+_FLOAT_OPS = ("reduce_mean", "sigmoid", "softmax", "exp", "log", "sqrt", "tanh", "normal", "uniform",
+              "reduce_std", "l2_normalize", "sigmoid_cross_entropy_with_logits", "mean_squared_error")
+
+
+@register
+class LoopVariableChangesType(Rule):
+    code = "TF308"
+    name = "loop-variable-changes-type"
+    severity = Severity.ERROR
+    summary = "a loop variable changes type, dtype or structure across iterations of a TensorFlow loop"
+    why = """\
+A TensorFlow loop (`tf.while_loop`, which AutoGraph makes from a `for` over a tensor or a `while`
+on one) needs each loop variable to keep its type, dtype and shape. A variable that starts as
+`None` or a Python list, an `int` literal that becomes a float tensor, or a `while` condition that
+starts as a Python value and becomes a tensor fails while tracing: `TypeError: 'x' has dtype
+int32 before the loop, but dtype float32 after one iteration`, `ValueError: 'acc' has shape (0,)
+before the loop, but shape (1,) after one iteration`, `NotImplementedError: The condition of while
+loop started as non-Tensor, then changed to Tensor`. Start it as a tensor of the final dtype (and
+use `tf.autograph.experimental.set_loop_options(shape_invariants=...)` when its shape changes).
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def mean_loss(dataset):
+    total = 0
+    for batch in dataset:  # TF308
+        total += tf.reduce_mean(batch)
+    return total
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def halve_until_small(x):
+    steps = 0
+    while steps < 10:  # TF308
+        x = x / 2.0
+        steps = steps + tf.constant(1)
+    return x
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def last_row(x):
+    last = None
+    for i in tf.range(tf.shape(x)[0]):  # TF308
+        last = x[i]
+    return last
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def mean_loss(dataset):
+    total = 0.0
+    for batch in dataset:
+        total += tf.reduce_mean(batch)
+    return total
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def count(x):
+    n = 0
+    for i in tf.range(tf.shape(x)[0]):
+        n += 1
+    return n
+""",
+    )
+    detection = "S~"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        if ctx.function is None:
+            return
+        for loop in ctx.scope.nodes(ast.For, ast.While):
+            if isinstance(loop, ast.While):
+                hit = self._python_condition(ctx, loop)  # type: ignore[arg-type]
+                if hit is not None:
+                    yield hit
+                    continue
+            is_tf, deps = tf_loop(ctx, loop)
+            if not is_tf:
+                continue
+            for name, value in _tensor_updates(ctx, loop):
+                start = last_assignment_before(ctx, name, loop.lineno)  # type: ignore[attr-defined]
+                problem = _mismatch(start, value)
+                if problem:
+                    yield Hit(self.code, loop.lineno, loop.col_offset, loop.lineno, loop.col_offset + 5,  # type: ignore[attr-defined]
+                              f"'{name}' {problem} before the TensorFlow loop but becomes a tensor in it: "
+                              f"start it as a tensor of the same dtype and shape", depends_on=deps)
+                    break
+
+    def _python_condition(self, ctx: ScopeContext, loop: ast.While) -> Hit | None:
+        """``while steps < 10`` where ``steps`` starts as a Python number and becomes a tensor."""
+        names = {n.id for n in ast.walk(loop.test) if isinstance(n, ast.Name)}
+        updates = dict(_tensor_updates(ctx, loop))
+        for name in sorted(names):
+            start = last_assignment_before(ctx, name, loop.lineno)
+            if name in updates and isinstance(start, ast.Constant) and not isinstance(start.value, str):
+                if _all_python(ctx, loop.test, name):
+                    return Hit(self.code, loop.lineno, loop.col_offset, loop.lineno, loop.col_offset + 5,
+                               f"the while condition uses '{name}', a Python value before the loop that "
+                               f"becomes a tensor in it: 'the condition of while loop started as "
+                               f"non-Tensor, then changed to Tensor'")
+        return None
+
+
+def _all_python(ctx: ScopeContext, test: ast.AST, changing: str) -> bool:
+    """The condition is Python before the loop: every other name in it is not a tensor."""
+    for n in ast.walk(test):
+        if isinstance(n, ast.Name) and n.id != changing:
+            if ctx.is_tensor(n)[0] or n.id in ctx.params:
+                return False
+        if isinstance(n, ast.Call):
+            return False
+    return True
+
+
+def _tensor_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AST]]:
+    """Names the loop body assigns a tensor to (``x = op(...)``, ``x += op(...)``)."""
+    out: list[tuple[str, ast.AST]] = []
+    for stmt in loop.body:  # type: ignore[attr-defined]
+        for node in ctx.walk(stmt):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                value = node.value
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                value = node.value
+            else:
+                continue
+            if _tensor_expr(ctx, value):
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                out.append((target.id, value))  # type: ignore[union-attr]
+    return out
+
+
+def _tensor_expr(ctx: ScopeContext, value: ast.AST) -> bool:
+    """A tensor for sure: computed by a TF op (directly, or as an operand)."""
+    for n in ast.walk(value):
+        if isinstance(n, ast.Call) and (ctx.call_name(n) or "").startswith("tensorflow."):
+            kind = ctx.kind_deps(n)
+            if kind == ("tensor", ()):
+                return True
+        if isinstance(n, ast.Subscript) and ctx.kind_deps(n.value) == ("tensor", ()):
+            return True
+    return False
+
+
+def _mismatch(start: ast.AST | None, value: ast.AST) -> str | None:
+    if start is None:
+        return None
+    if isinstance(start, ast.Constant) and start.value is None:
+        return "is None"
+    if isinstance(start, (ast.List, ast.Dict, ast.Tuple, ast.ListComp)):
+        return "is a Python list/dict/tuple"
+    if isinstance(start, ast.Constant) and type(start.value) is int and _floaty(value):
+        return "is the int literal " + repr(start.value) + " (int32)"
+    return None
+
+
+def _floaty(value: ast.AST) -> bool:
+    for n in ast.walk(value):
+        if isinstance(n, ast.Constant) and isinstance(n.value, float):
+            return True
+        if isinstance(n, ast.Attribute) and n.attr in ("float32", "float64", "float16", "bfloat16"):
+            return True
+        if isinstance(n, ast.Call):
+            func = n.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if last in _FLOAT_OPS:
+                return True
+    return False
