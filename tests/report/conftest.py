@@ -6,7 +6,11 @@ from them); the renderers only read them, so their exact values do not matter to
 
 from __future__ import annotations
 
+import base64
+import json
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -96,3 +100,65 @@ def report() -> Report:
 @pytest.fixture
 def static_report() -> Report:
     return make_report(measured=False)
+
+
+# -- a real headless Chromium (module-scoped: one browser per test module) ---------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def need_browser(condition: bool, what: str) -> None:
+    if condition:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is required in CI (apt-get install -y chromium chromium-driver; pip install selenium)")
+    pytest.skip(f"{what} not installed: apt-get install -y chromium chromium-driver; pip install selenium")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    need_browser(CHROMIUM is not None and CHROMEDRIVER is not None, "chromium and chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        need_browser(False, "selenium")
+        raise
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM  # type: ignore[assignment]
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,900",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+
+
+def open_page(browser, html_file: Path, screenshot: Path | None = None) -> dict:
+    """Load ``html_file``; return whether its script ran, the console log, requested URLs, screenshot."""
+    browser.get(html_file.as_uri())
+    ready = browser.execute_script("return document.documentElement.getAttribute('data-ready')")
+    log = browser.get_log("browser")
+    network = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
+    requested = [m["params"]["request"]["url"] for m in network if m["method"] == "Network.requestWillBeSent"]
+    if screenshot is not None:
+        shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        screenshot.write_bytes(base64.b64decode(shot["data"]))
+    return {"file": html_file, "ready": ready, "log": log, "requested": requested, "png": screenshot}
+
+
+def plot_boxes(browser) -> list:
+    """[figure id, width, height] of every plot as laid out on the page."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('svg.plot')).map(function (s) {"
+        " var r = s.getBoundingClientRect(); return [s.closest('figure').id, r.width, r.height]; })"
+    )

@@ -8,10 +8,7 @@ a developer machine; in CI (``CI`` set) their absence is a failure, not a skip.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,48 +16,13 @@ import pytest
 from tfadvisor.model import Report
 from tfadvisor.report import render
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
-def _need(condition: bool, what: str) -> None:
-    if condition:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} is required in CI (apt-get install -y chromium chromium-driver; pip install selenium)")
-    pytest.skip(f"{what} not installed: apt-get install -y chromium chromium-driver; pip install selenium")
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    _need(CHROMIUM is not None and CHROMEDRIVER is not None, "chromium and chromedriver")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _need(False, "selenium")
-        raise
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM  # type: ignore[assignment]
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
-    driver.set_page_load_timeout(60)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
 
 @pytest.fixture(scope="module")
 def page(browser, tmp_path_factory: pytest.TempPathFactory) -> dict:
     """Render the measured report, open it once, collect logs and a full-page screenshot."""
-    from .conftest import PROJECT, make_report
     from tfadvisor.report import _source
+
+    from .conftest import PROJECT, make_report, open_page
 
     folder = tmp_path_factory.mktemp("html")
     here = os.getcwd()
@@ -72,33 +34,23 @@ def page(browser, tmp_path_factory: pytest.TempPathFactory) -> dict:
         os.chdir(here)
     html_file = folder / "report.html"
     html_file.write_text(text, encoding="utf-8")
-    browser.get(html_file.as_uri())
-    ready = browser.execute_script("return document.documentElement.getAttribute('data-ready')")
-    browser_log = browser.get_log("browser")
-    network = [json.loads(e["message"])["message"] for e in browser.get_log("performance")]
-    shot = browser.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
-    png = folder / "report.png"
-    import base64
-
-    png.write_bytes(base64.b64decode(shot["data"]))
-    return {"file": html_file, "ready": ready, "log": browser_log, "network": network, "png": png}
+    return open_page(browser, html_file, folder / "report.png")
 
 
 def test_page_loads_offline_with_no_console_errors(page: dict) -> None:
     assert page["ready"] == "1", "the page script did not run"
     errors = [e for e in page["log"] if e["level"] in ("SEVERE", "ERROR", "WARNING")]
     assert errors == []
-    requested = [m["params"]["request"]["url"] for m in page["network"] if m["method"] == "Network.requestWillBeSent"]
+    requested = page["requested"]
     assert page["file"].as_uri() in requested
     remote = [u for u in requested if not u.startswith(("file:", "data:", "chrome:", "about:"))]
     assert remote == []
 
 
 def test_plots_are_drawn_and_visible(browser, page: dict) -> None:
-    boxes = browser.execute_script(
-        "return Array.from(document.querySelectorAll('svg.plot')).map(function (s) {"
-        " var r = s.getBoundingClientRect(); return [s.closest('figure').id, r.width, r.height]; })"
-    )
+    from .conftest import plot_boxes
+
+    boxes = plot_boxes(browser)
     assert [b[0] for b in boxes] == ["plot-time-per-call", "plot-time-saved", "plot-break-even"]
     assert all(w > 300 and h > 100 for _, w, h in boxes), boxes
     assert page["png"].stat().st_size > 20_000
