@@ -71,6 +71,9 @@ def residual(x):
 """,
     )
     detection = "S~"
+    fix = "unsafe"
+    fix_description = ("replace range(n) with tf.range(n): unsafe because the loop variable becomes a tensor "
+                       "(Python code that uses it as an int changes meaning)")
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         if ctx.function is None:

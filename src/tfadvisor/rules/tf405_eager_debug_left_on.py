@@ -1,0 +1,83 @@
+"""TF405 eager-debug-left-on."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+_SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
+                       "tensorflow.config.experimental_run_functions_eagerly",
+                       "tensorflow.config.experimental.run_functions_eagerly"})
+
+
+@register
+class EagerDebugLeftOn(Rule):
+    code = "TF405"
+    name = "eager-debug-left-on"
+    severity = Severity.WARNING
+    summary = "tf.config.run_functions_eagerly(True) makes every tf.function run eagerly: all graph speed-up is gone"
+    why = """\
+`tf.config.run_functions_eagerly(True)` is a debugging switch: from then on every `tf.function` in
+the process runs its Python code eagerly, call after call. It is handy to step through a function
+with a debugger, but left in committed code it silently removes every speed-up of graph mode (and
+hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+tf.config.run_functions_eagerly(True)  # TF405
+
+@tf.function
+def step(x):
+    return tf.reduce_sum(x * x)
+""",
+        """\
+import tensorflow as tf
+
+def main():
+    tf.config.experimental_run_functions_eagerly(True)  # TF405
+    print(tf.reduce_sum(tf.ones([3])))
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+def main(debug=False):
+    tf.config.run_functions_eagerly(debug)
+    print(tf.reduce_sum(tf.ones([3])))
+""",
+        """\
+import tensorflow as tf
+
+tf.config.run_functions_eagerly(False)
+""",
+    )
+    fix = "unsafe"
+    fix_description = ("set the argument to False: unsafe because code that relied on eager execution inside "
+                       "tf.functions (.numpy(), Python side effects) then behaves differently")
+    scope = "always"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        if _is_test_module(ctx.imports.module):
+            return  # tests switch eager mode on deliberately, around the code they test
+        for call in ctx.scope.nodes(ast.Call):
+            if ctx.call_name(call) not in _SWITCHES:  # type: ignore[arg-type]
+                continue
+            args = [*call.args, *(k.value for k in call.keywords)]  # type: ignore[attr-defined]
+            if args and isinstance(args[0], ast.Constant) and args[0].value is True:
+                yield self.hit(call)
+
+    def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
+        yield from self.check(ctx)
+
+
+def _is_test_module(module: str) -> bool:
+    last = module.rsplit(".", 1)[-1]
+    return last.endswith("_test") or last.startswith("test_") or last == "conftest" or ".tests." in f".{module}."

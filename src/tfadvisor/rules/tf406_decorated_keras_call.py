@@ -1,0 +1,118 @@
+"""TF406 decorated-keras-call."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.summary import Hit
+from tfadvisor.model import Severity
+from tfadvisor.rules._util import module_scope
+from tfadvisor.rules.base import Rule, register
+
+_KERAS_BASES = frozenset({"Layer", "Model", "Sequential"})
+
+
+@register
+class DecoratedKerasCall(Rule):
+    code = "TF406"
+    name = "decorated-keras-call"
+    severity = Severity.WARNING
+    summary = "@tf.function on the call of a Keras Layer or Model: Keras already compiles it, and it can break training"
+    why = """\
+Keras compiles `call` itself inside `fit`, `evaluate` and `predict` (and `jit_compile`s it when asked).
+Decorating `call` with `@tf.function` adds a second, separate trace whose cache is keyed on the
+layer object, and with Keras 3 (TensorFlow 2.21) the sublayers that create their weights on the
+first call are then built inside that function: a custom training loop fails with `ValueError: No
+gradients provided for any variable.` (seen on 5 of 8 TensorFlow-Examples programs). Take the
+decorator off `call`, and decorate the train step that calls the model instead.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+class MLP(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.hidden = tf.keras.layers.Dense(64, activation="relu")
+        self.out = tf.keras.layers.Dense(10)
+
+    @tf.function  # TF406
+    def call(self, x):
+        return self.out(self.hidden(x))
+""",
+        """\
+import keras
+import tensorflow as tf
+
+class Block(keras.layers.Layer):
+    def __init__(self, units):
+        super().__init__()
+        self.dense = keras.layers.Dense(units)
+
+    @tf.function(reduce_retracing=True)  # TF406
+    def call(self, inputs):
+        return tf.nn.relu(self.dense(inputs))
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+class MLP(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.out = tf.keras.layers.Dense(10)
+
+    def call(self, x):
+        return self.out(x)
+
+model = MLP()
+optimizer = tf.keras.optimizers.Adam()
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(model(x) - y))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+""",
+        """\
+import tensorflow as tf
+
+class Scaler(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable(2.0)
+
+    @tf.function
+    def call(self, x):
+        return x * self.w
+""",
+    )
+    scope = "always"
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        fn = ctx.function
+        if fn is None or fn.name != "call" or ctx.scope.cls is None:
+            return
+        decorator = next((d for d in fn.decorator_list
+                          if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
+        if decorator is None or not _is_keras_class(ctx, ctx.scope.cls.node):
+            return
+        yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: Keras compiles call itself; "
+                                  f"decorate the train step instead")
+
+
+def _is_keras_class(ctx: ScopeContext, cls: ast.ClassDef, depth: int = 0) -> bool:
+    local = {c.name: c for c in module_scope(ctx.scope).nodes(ast.ClassDef)}  # type: ignore[attr-defined]
+    for base in cls.bases:
+        name = ctx.resolve(base) or ""
+        if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_BASES:
+            return True
+        if depth < 3 and isinstance(base, ast.Name) and base.id in local and local[base.id] is not cls:
+            if _is_keras_class(ctx, local[base.id], depth + 1):
+                return True
+    return False

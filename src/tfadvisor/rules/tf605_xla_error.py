@@ -1,0 +1,63 @@
+"""TF605 xla-error (run time: reported by ``run`` and ``profile``)."""
+
+from __future__ import annotations
+
+from tfadvisor.model import Severity
+from tfadvisor.rules.base import Rule, register
+
+
+@register
+class XlaError(Rule):
+    code = "TF605"
+    name = "xla-error"
+    severity = Severity.INFO
+    scope = "runtime"
+    detection = "D"
+    summary = "measured: jit_compile=True fails for this function"
+    why = """\
+Not every graph compiles with XLA: ops without an XLA kernel (string ops, `tf.py_function`, some
+lookups and random ops), and shapes that XLA cannot make static fail with errors such as
+`InvalidArgumentError: Detected unsupported operations when trying to compile graph ... on
+XLA_CPU_JIT`. `tfadvisor run` reports the failure so that `jit_compile=True` is not suggested for
+this function; a function that already sets it should drop it.
+"""
+    bad = (
+        """\
+import tensorflow as tf
+
+@tf.function(jit_compile=True)
+def tag(x):  # TF605
+    return tf.strings.as_string(x)
+
+tag(tf.ones([2]))
+""",
+        """\
+import tensorflow as tf
+
+@tf.function(jit_compile=True)
+def via_python(x):  # TF605
+    return tf.py_function(lambda v: v * 2, [x], tf.float32)
+
+via_python(tf.ones([2]))
+""",
+    )
+    good = (
+        """\
+import tensorflow as tf
+
+@tf.function(jit_compile=True)
+def scale(x):
+    return x * 2.0
+
+scale(tf.ones([2]))
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def tag(x):
+    return tf.strings.as_string(x)
+
+tag(tf.ones([2]))
+""",
+    )
