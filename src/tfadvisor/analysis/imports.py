@@ -8,6 +8,7 @@ the rest of the analysis asks "is this ``tensorflow.function``?" without caring 
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 _PREFIX_REWRITES = (
     ("tensorflow.compat.v2.", "tensorflow."),
@@ -21,8 +22,11 @@ _PREFIX_REWRITES = (
 _EXACT_REWRITES = {"tensorflow.compat.v2": "tensorflow", "tensorflow.keras": "keras", "tf_keras": "keras"}
 
 
+@lru_cache(maxsize=65536)
 def canonical(name: str) -> str:
     """Normalise equivalent spellings of the same API (``tf.keras`` is ``keras`` in TF 2.16+)."""
+    if not name.startswith(("tensorflow", "tf_keras", "keras")):
+        return name
     if name in _EXACT_REWRITES:
         return _EXACT_REWRITES[name]
     for prefix, replacement in _PREFIX_REWRITES:

@@ -62,7 +62,6 @@ class Project:
                     self._by_suffix[f"{mod.module.rsplit('.', 1)[-1]}.{fn.qualname}"].append(fn)
             for cls in mod.classes:
                 self._classes[mod.module][cls.qualname] = cls
-        self._module_names = sorted(self._by_module, key=len, reverse=True)
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
         self._link()
 
@@ -83,9 +82,9 @@ class Project:
                     prefix = prefix.rpartition(".<locals>.")[0]
             return local.get(callee)
         # A dotted name: a function of another module (or a class's method called on the class).
-        for name in self._module_names:
-            if callee.startswith(name + "."):
-                return self._by_module[name].get(callee[len(name) + 1:])
+        found = self._split_module(callee)
+        if found is not None:
+            return self._by_module.get(found[0], {}).get(found[1])
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         candidates = self._by_suffix.get(".".join(callee.rsplit(".", 2)[-2:]), [])
@@ -107,9 +106,18 @@ class Project:
     def _class(self, module: str, name: str) -> tuple[str, str] | None:
         if name in self._classes.get(module, {}):
             return module, name
-        for mod in self._module_names:
-            if name.startswith(mod + ".") and name[len(mod) + 1:] in self._classes[mod]:
-                return mod, name[len(mod) + 1:]
+        found = self._split_module(name)
+        if found is not None and found[1] in self._classes.get(found[0], {}):
+            return found
+        return None
+
+    def _split_module(self, dotted: str) -> tuple[str, str] | None:
+        """('pkg.mod', 'Class.method') for 'pkg.mod.Class.method': the longest known module prefix."""
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self._by_module or module in self._classes:
+                return module, ".".join(parts[cut:])
         return None
 
     def class_of(self, fn: FunctionSummary) -> ClassSummary | None:

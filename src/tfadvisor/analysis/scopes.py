@@ -14,6 +14,33 @@ from dataclasses import dataclass, field
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
+# Fields never worth visiting: expression contexts (Load/Store) and operator tokens are leaves
+# that carry no information the analysis uses, and visiting them doubles the node count.
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops", "type_comment"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({str, int, float, complex, bytes, bool, type(Ellipsis)})
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of ``node``: ``ast.iter_child_nodes`` without its generator overhead."""
+    kind = type(node)
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+    out: list[ast.AST] = []
+    append = out.append
+    for name in names:
+        value = getattr(node, name, None)
+        if value is None or value.__class__ in _SCALARS:
+            continue
+        if value.__class__ is list:
+            for v in value:
+                if v is not None and v.__class__ is not str:
+                    append(v)
+        else:
+            append(value)
+    return out
+
 
 @dataclass
 class ClassInfo:
@@ -90,7 +117,8 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
                 push((extra, scope, prefix, cls))
             continue
         scope.by_type[kind].append(node)
-        for child in reversed(list(ast.iter_child_nodes(node))):
-            push((child, scope, prefix, cls))
+        kids = children(node)
+        for i in range(len(kids) - 1, -1, -1):
+            push((kids[i], scope, prefix, cls))
     functions.sort(key=lambda s: (s.node.lineno, s.node.col_offset))  # type: ignore[attr-defined]
     return module, functions, classes
