@@ -1,11 +1,125 @@
-"""`tfadvisor run` (work in progress)."""
+"""`tfadvisor run [options] SCRIPT [-- ARGS...]` / `tfadvisor run -m MODULE [-- ARGS...]`.
+
+Runs the program once as Python would, observing the project's functions, then replays the
+sampled calls of the functions that matter (eager against graph and XLA) within ``--budget``
+seconds and reports, per function, what decorating (or reconfiguring) it would have saved in
+that run. The report is always written, also when the program fails or is interrupted; a first
+version is written before replay starts so that nothing is lost if replay crashes.
+
+Exit status: the program's own (0 when it ran to the end), 2 for tfadvisor usage errors.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+import sys
+
 import click
 
+from tfadvisor.cli.options import output_options
 
-@click.command(name="run")
-def run() -> None:
-    """Not built yet."""
-    raise click.ClickException("`tfadvisor run` is not built yet")
+EXIT_USAGE = 2
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """``512MB``, ``1G``, ``200k``, ``1048576`` -> bytes."""
+    match = _SIZE.match(text)
+    if not match:
+        raise click.BadParameter(f"{text!r} is not a size (examples: 512MB, 2G, 100000)")
+    number, unit = float(match.group(1)), match.group(2).lower()
+    return int(number * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit])
+
+
+@click.command(name="run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("-m", "module", metavar="MODULE", help="Run a module, as `python -m MODULE`.")
+@click.option("--project", type=click.Path(file_okay=False, exists=True), help="Folder whose functions are observed (default: the script's folder; the current folder with -m).")
+@click.option("--budget", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds for replaying and measuring after the program ends.")
+@click.option("--memory-budget", default="512MB", show_default=True, help="Memory for sampled calls kept for replay.")
+@output_options(formats=("text", "json", "sarif", "github", "html"))
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+def run(module: str | None, project: str | None, budget: float, memory_budget: str, fmt: str,
+        output: str | None, quiet: bool, argv: tuple[str, ...]) -> None:
+    """Run a program once, observed, and measure eager against graph on the calls it made.
+
+    \b
+    tfadvisor run train.py -- --epochs 3
+    tfadvisor run -m mypkg.train --budget 60 --format json --output run.json
+    """
+    args = list(argv)
+    if module is None:
+        if not args or args[0] == "--":
+            raise click.UsageError("give a SCRIPT to run (or -m MODULE)")
+        target = args.pop(0)
+    else:
+        target = module
+    if args and args[0] == "--":
+        args.pop(0)
+    try:
+        memory = parse_size(memory_budget)
+    except click.BadParameter as exc:
+        click.echo(f"tfadvisor: --memory-budget: {exc.message}", err=True)
+        sys.exit(EXIT_USAGE)
+    status = execute(target, args, is_module=module is not None, project=project, budget_s=budget,
+                     memory_budget=memory, fmt=fmt, output=output, quiet=quiet)
+    sys.exit(status)
+
+
+def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float,
+            memory_budget: int, fmt: str, output: str | None, quiet: bool) -> int:
+    """The whole command; returns the exit status. Kept apart from click so tests can call it."""
+    from tfadvisor.report import render
+    from tfadvisor.report.output import emit, write_atomic
+    from tfadvisor.runtime.run_report import RunAnalysis
+    from tfadvisor.runtime.session import project_root, run_program
+    from tfadvisor.ui import console, err_console, progress
+
+    if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
+        click.echo(f"tfadvisor: --output: folder of {output!r} does not exist", err=True)
+        return EXIT_USAGE
+    root = project_root(target, is_module, project)
+    static = _static_report(root)
+    program, observer = run_program(target, args, is_module=is_module, project=project, memory_budget=memory_budget)
+    errors = err_console(quiet=quiet)
+    if program.outcome == "not-found":
+        click.echo(f"tfadvisor: {program.error}", err=True)
+    elif program.outcome != "ok":
+        errors.print(f"tfadvisor: the program ended with exit status {program.exit_status}"
+                     + (f" ({program.error})" if program.error else "") + "; reporting what ran", markup=False)
+
+    analysis = RunAnalysis(program, observer, static, budget_s)
+    color = fmt == "text" and output is None and console().is_terminal
+
+    def save() -> None:
+        if output:
+            write_atomic(output, render(analysis.report(), fmt, color=False))
+
+    save()  # a report exists even if replay crashes the process
+    if program.outcome != "not-found" and observer.observed():
+        with progress("replaying", quiet=quiet) as bar:
+            def advance(done: int, total: int, name: str) -> None:
+                bar.update(description=f"replaying {name}", total=total)
+                bar.advance(done - bar.completed)
+
+            analysis.analyse(progress=advance, checkpoint=save)
+    report = analysis.report()
+    text = render(report, fmt, color=color)
+    if output:
+        write_atomic(output, text)
+        if not quiet:
+            errors.print(f"tfadvisor: report written to {output}", markup=False)
+    elif not (quiet and fmt == "text"):
+        emit(text, None)
+    return program.exit_status
+
+
+def _static_report(root: str):  # type: ignore[no-untyped-def]
+    """``check`` over the project (never imports it); None if the analysis cannot run."""
+    try:
+        from tfadvisor.check import check_paths
+        from tfadvisor.config import find_config, load_config
+
+        return check_paths([root], config=load_config(find_config(root)), jobs=1)
+    except Exception:  # static facts are a bonus for `run`; the measurements stand alone
+        return None

@@ -85,6 +85,7 @@ class FunctionStats:
     signatures: list[SignatureSeen] = field(default_factory=list)
     samples: list[CallSample] = field(default_factory=list)
     samples_dropped: int = 0
+    signatures_overflow: int = 0  # calls whose signature was not kept (more than MAX_SIGNATURES_KEPT)
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
     _depth: int = 0
 
@@ -208,9 +209,11 @@ class Observer:
             if len(stats.signatures) < MAX_SIGNATURES_KEPT:
                 index = len(stats.signatures)
                 stats._index[key] = index
-                stats.signatures.append(SignatureSeen(key, call_number))
+                named = _named_signature(stats.function, args, kwargs)
+                stats.signatures.append(SignatureSeen(key, call_number, named=named))
             else:
                 index = -1
+                stats.signatures_overflow += 1
         if index >= 0:
             seen = stats.signatures[index]
             seen.count += 1
@@ -243,8 +246,6 @@ class Observer:
 
     def _sample(self, stats: FunctionStats, args: tuple, kwargs: dict, index: int, seen: SignatureSeen) -> None:
         try:
-            if seen.named is None:
-                seen.named = _named_signature(stats.function, args, kwargs, stats.tf_function is not None and stats.is_method)
             if self.memory_used >= self.memory_budget:
                 stats.samples_dropped += 1
                 return
@@ -382,7 +383,7 @@ def _host_copy(value: Any, sizes: list[int], depth: int = 0) -> Any:
     return value  # variables, models, optimizers, other objects: the live object
 
 
-def _named_signature(fn: Callable[..., Any], args: tuple, kwargs: dict, skip_self: bool) -> dict[str, Any] | None:
+def _named_signature(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any] | None:
     """The signature in ``tfadvisor.runtime.signature`` format (path -> leaf), for explanations."""
     from tfadvisor.runtime import signature as sigmod
 

@@ -1,0 +1,117 @@
+"""Text rendering of a `run` report: the program's outcome, a ranked table, then the findings.
+
+Reads only ``report.run`` (the table rows built by ``runtime.run_report``) and the report's
+findings, so a saved JSON report re-renders identically with ``tfadvisor report FILE``.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from tfadvisor.model import Report
+
+VERDICT_STYLE = {
+    "decorate": "bold green", "keep": "green", "reconfigure": "yellow", "undecorate": "magenta",
+    "fix-first": "bold red", "leave-eager": "dim",
+}
+SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+MAX_ROWS = 25
+
+
+def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -> str:
+    buffer = io.StringIO()
+    out = Console(file=buffer, force_terminal=color, color_system="standard" if color else None,
+                  width=max(width, 100), highlight=False, soft_wrap=False)
+    run = report.run or {}
+    _header(out, run)
+    rows = run.get("table") or []
+    if rows:
+        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+        for name, justify in (("#", "right"), ("function", "left"), ("calls", "right"), ("eager", "right"),
+                              ("share", "right"), ("as graph", "right"), ("saving", "right"),
+                              ("verdict", "left"), ("why", "left")):
+            table.add_column(name, justify=justify, overflow="fold" if name == "why" else "ellipsis",
+                             no_wrap=name != "why", ratio=3 if name == "why" else None)
+        for row in rows[:MAX_ROWS]:
+            verdict = row.get("verdict", "")
+            table.add_row(
+                str(row.get("rank", "")), row.get("qualname", ""), str(row.get("calls", "")),
+                _seconds(row.get("eager_s")), f"{100 * (row.get('share') or 0):.1f}%",
+                _seconds(row.get("projected_s")), _saving(row.get("saved_s"), run.get("wall_s")),
+                f"[{VERDICT_STYLE.get(verdict, '')}]{verdict}[/]" if color else verdict,
+                row.get("why", ""),
+            )
+        out.print(table)
+        if len(rows) > MAX_ROWS:
+            out.print(f"... and {len(rows) - MAX_ROWS} more functions (see --format json)")
+    else:
+        out.print("no function of the project was called")
+    findings = [f for f in report.findings if not f.suppressed]
+    if findings:
+        out.print()
+        out.print("[bold]findings[/]" if color else "findings")
+        for f in findings:
+            sev = f.severity.value
+            label = f"[{SEVERITY_STYLE[sev]}]{f.rule}[/]" if color else f.rule
+            out.print(f"  {f.path}:{f.line}  {label} {_escape(f.message) if color else f.message}", markup=color, soft_wrap=True)
+    out.print()
+    _summary(out, run, rows)
+    return buffer.getvalue()
+
+
+def _header(out: Console, run: dict[str, Any]) -> None:
+    target = run.get("target", "?")
+    what = f"-m {target}" if run.get("module") else target
+    outcome = run.get("outcome", "ok")
+    status = run.get("exit_status", 0)
+    if outcome == "ok":
+        ended = "ran to the end"
+    elif outcome == "not-found":
+        ended = f"did not start: {run.get('error')}"
+    elif outcome == "interrupted":
+        ended = "was interrupted (Ctrl-C)"
+    else:
+        ended = f"ended with exit status {status}" + (f": {run.get('error')}" if run.get("error") else "")
+    out.print(f"tfadvisor run {what}: the program {ended} in {run.get('wall_s', 0):.2f} s; "
+              f"{run.get('observed_functions', 0)} functions observed, {run.get('replayed_functions', 0)} replayed "
+              f"in {run.get('replay_s', 0):.1f} s", markup=False, soft_wrap=True)
+    out.print()
+
+
+def _summary(out: Console, run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    advised = [r for r in rows if r.get("advised")]
+    wall = run.get("wall_s") or 0.0
+    if not advised:
+        out.print("no change advised for this run", markup=False)
+        return
+    saved = sum(r.get("saved_s") or 0.0 for r in advised)
+    share = f" ({100 * saved / wall:.0f}% of the run)" if wall else ""
+    names = ", ".join(f"{r['verdict']} {r['qualname']}" for r in advised)
+    out.print(f"advised: {names}; projected saving {saved:.2f} s{share}", markup=False, soft_wrap=True)
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if abs(value) >= 1:
+        return f"{value:.2f} s"
+    return f"{value * 1e3:.1f} ms"
+
+
+def _saving(value: float | None, wall: float | None) -> str:
+    if value is None:
+        return "-"
+    text = ("+" if value >= 0 else "-") + _seconds(abs(value))
+    if wall:
+        text += f" ({100 * value / wall:+.0f}%)"
+    return text
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

@@ -1,0 +1,218 @@
+"""From an observed run to a ``Report``: rank, replay within the budget, project, merge static facts.
+
+Order matters: functions are taken by observed (inclusive) time, callers before their callees, so
+that a callee whose every call would run inside an advised graph is not replayed at all (TF505),
+and the replay budget goes to the functions that matter. A partial report (observation and
+static facts, no measurements) can be built at any point: ``build`` is called once before replay
+so that a crash during replay still leaves a report on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable
+
+from tfadvisor.model import FileStatus, Finding, Report, Verdict
+from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
+from tfadvisor.runtime.run_project import (
+    Projection,
+    covered_finding,
+    decide,
+    findings_of,
+    to_function_report,
+    uncovered,
+)
+from tfadvisor.runtime.session import ProgramResult
+
+MIN_SHARE = 0.005  # functions under 0.5% of the run are not worth replay time
+MAX_REPLAYED = 12
+
+Progress = Callable[[int, int, str], None]
+
+
+class RunAnalysis:
+    """The state of one `run` after the program ended: projections, static report, replay progress."""
+
+    def __init__(self, program: ProgramResult, observer: Observer, static: Report | None, budget_s: float):
+        self.program = program
+        self.observer = observer
+        self.static = static
+        self.budget_s = budget_s
+        self.replay_s = 0.0
+        self.replayed = 0
+        self.interrupted = False
+        index = _static_index(static)
+        self.projections: list[Projection] = []
+        for stats in observer.observed():
+            path = _display_path(stats.filename)
+            p = Projection(stats=stats, id=f"{path}::{stats.qualname}", path=path)
+            p.static = index.get((os.path.realpath(stats.filename), stats.qualname))
+            p.calls = stats.calls
+            p.eager_total_s = stats.inclusive_s
+            self.projections.append(p)
+        self.by_key = {p.stats.key: p for p in self.projections}
+
+    def analyse(self, progress: Progress | None = None, checkpoint: Callable[[], None] | None = None) -> None:
+        """Replay and decide, biggest first, within the budget; ``checkpoint`` after each function."""
+        from tfadvisor.runtime.run_replay import replay
+
+        start = time.perf_counter()
+        wall = self.program.wall_s or 1e-9
+        todo = [p for p in self.projections if self._worth(p, wall)]
+        for p in self.projections:
+            frac = uncovered(p, self.by_key)
+            p.calls = round(p.stats.calls * frac)
+            p.eager_total_s = p.stats.inclusive_s * frac
+            if p.calls == 0 and p.covered_by:
+                p.skipped = "every call runs inside " + ", ".join(sorted(set(p.covered_by)))
+                decide(p, wall)
+                _mark_covered(p)
+                continue
+            reason = self._skip_reason(p, wall, p in todo)
+            if reason is None and not self.interrupted:
+                remaining = self.budget_s - (time.perf_counter() - start)
+                if remaining <= 1.0:
+                    reason = f"replay budget ({self.budget_s:.0f} s) used up"
+                else:
+                    left = max(1, sum(1 for q in todo if q.decision is None))
+                    limit = min(remaining, max(self.budget_s / 4, remaining / left))
+                    if progress:
+                        progress(self.replayed, len(todo), p.stats.qualname)
+                    try:
+                        p.replay = replay(p.stats, limit_s=limit)
+                    except KeyboardInterrupt:
+                        self.interrupted = True
+                        reason = "replay interrupted (Ctrl-C)"
+                    self.replayed += 1
+            p.skipped = reason
+            decide(p, wall)
+            if checkpoint:
+                checkpoint()
+        self.replay_s = time.perf_counter() - start
+
+    def _worth(self, p: Projection, wall: float) -> bool:
+        return p.stats.inclusive_s / wall >= MIN_SHARE and _has_tensor_argument(p.stats)
+
+    def _skip_reason(self, p: Projection, wall: float, worth: bool) -> str | None:
+        if worth:
+            rank = [q for q in self.projections if self._worth(q, wall)].index(p)
+            return None if rank < MAX_REPLAYED else f"not among the {MAX_REPLAYED} biggest functions"
+        if not _has_tensor_argument(p.stats):
+            return "no tensor among its arguments"
+        return f"{100 * p.stats.inclusive_s / wall:.1f}% of the run"
+
+    def report(self) -> Report:
+        """The report as it stands (before, during or after replay)."""
+        functions, findings = [], []
+        wall = self.program.wall_s or 1e-9
+        rows = []
+        ranked = sorted(self.projections, key=lambda p: -p.stats.inclusive_s)
+        for rank, p in enumerate(ranked, 1):
+            functions.append(to_function_report(p))
+            findings.extend(findings_of(p))
+            covered = covered_finding(p)
+            if covered:
+                findings.append(covered)
+            if p.static is not None and p.verdict is not Verdict.LEAVE_EAGER:
+                findings.extend(f for f in self._static_findings(p.id) if f not in findings)
+            rows.append(_row(p, rank, wall))
+        files = list(self.static.files) if self.static else []
+        if not files and self.program.outcome != "not-found" and not self.program.is_module:
+            files = [FileStatus(_display_path(self.program.target))]
+        run: dict[str, Any] = {
+            **self.program.to_dict(),
+            "observed_functions": len(self.projections),
+            "replayed_functions": self.replayed,
+            "budget_s": self.budget_s,
+            "replay_s": round(self.replay_s, 3),
+            "replay_interrupted": self.interrupted,
+            "memory_budget_bytes": self.observer.memory_budget,
+            "memory_used_bytes": self.observer.memory_used,
+            "projected_saved_s": round(sum(r["saved_s"] or 0.0 for r in rows if r["advised"]), 6),
+            "table": rows,
+        }
+        findings.sort(key=Finding.sort_key)
+        return Report(files=files, functions=functions, findings=findings, command="run", run=run)
+
+    def _static_findings(self, function_id: str) -> list[Finding]:
+        if self.static is None:
+            return []
+        static_fn = next((p.static for p in self.projections if p.id == function_id), None)
+        if static_fn is None:
+            return []
+        return [f for f in self.static.findings if f.function == static_fn.id and not f.suppressed]
+
+
+def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
+    """One line of the ranked table (data only; report/run_text.py renders it)."""
+    s = p.stats
+    advised = p.verdict in (Verdict.DECORATE, Verdict.RECONFIGURE, Verdict.UNDECORATE)
+    return {
+        "rank": rank,
+        "id": p.id,
+        "qualname": s.qualname,
+        "calls": s.calls,
+        "uncovered_calls": p.calls,
+        "eager_s": round(s.inclusive_s, 6),
+        "own_s": round(s.own_s, 6),
+        "share": round(s.inclusive_s / wall, 4),
+        "projected_s": None if p.projected_total_s is None else round(p.projected_total_s, 6),
+        "saved_s": None if p.saved_s is None else round(p.saved_s, 6),
+        "verdict": p.verdict.value,
+        "advised": advised,
+        "why": p.why,
+        "decorated": s.decorated,
+        "signatures": len(s.signatures),
+        "traces_observed": s.traces if s.decorated else None,
+        "traced_calls": s.traced_calls,
+        "errors": s.errors,
+        "covered_by": sorted(set(p.covered_by)),
+        "replayed": p.replay is not None,
+        "replay_error": p.replay.error if p.replay else None,
+        "samples": len(s.samples),
+    }
+
+
+def _mark_covered(p: Projection) -> None:
+    from tfadvisor.advice.measured import MeasuredDecision
+
+    verdict = Verdict.UNDECORATE if p.stats.decorated else Verdict.LEAVE_EAGER
+    p.decision = MeasuredDecision(verdict=verdict, reasons=["TF505"],
+                                  assumptions=[f"all calls come from {', '.join(sorted(set(p.covered_by)))}"])
+    p.why = "covered: runs inside " + ", ".join(sorted({c.split('::')[-1] for c in p.covered_by}))
+    p.saved_s = 0.0
+
+
+def _has_tensor_argument(stats: FunctionStats) -> bool:
+    """Replay only what takes tensors, arrays or variables (a driver like main() is never re-run)."""
+    return any(_tensor_leaf((s.args, s.kwargs)) for s in stats.samples)
+
+
+def _tensor_leaf(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, HostTensor):
+        return True
+    if depth > 6:
+        return False
+    if isinstance(value, (list, tuple)):
+        return any(_tensor_leaf(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_tensor_leaf(v, depth + 1) for v in value.values())
+    name = type(value).__name__
+    return name == "ndarray" or ("Variable" in name and hasattr(value, "assign"))
+
+
+def _static_index(static: Report | None) -> dict[tuple[str, str], Any]:
+    if static is None:
+        return {}
+    return {(os.path.realpath(f.path), f.qualname): f for f in static.functions}
+
+
+def _display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path.replace(os.sep, "/")
+    if rel.startswith(".."):
+        rel = path
+    return rel.replace(os.sep, "/")
