@@ -57,7 +57,7 @@ def _summary(outcomes: list[FileOutcome], *, diff: bool) -> tuple[str, bool]:
         lines.append(f"{verb} {len(changed)} file{'s' if len(changed) != 1 else ''}: "
                      f"{sum(kinds.values())} edit{'s' if sum(kinds.values()) != 1 else ''} ({detail})")
         for o in changed:
-            lines.append(f"  {o.path}: " + "; ".join(e.description or e.kind for e in o.applied))
+            lines.append(f"  {o.path}: " + "; ".join(e.label for e in o.applied))
             lines.extend(f"    note: {n}" for n in o.notes)
     else:
         lines.append("nothing to fix")

@@ -36,12 +36,21 @@ class Edit:
     def kind(self) -> str:
         return self.origin
 
+    @property
+    def label(self) -> str:
+        """Short name for summaries: ``decorate Trainer.step``, ``TF201 at line 14``."""
+        return self.origin
+
 
 @dataclass(frozen=True)
 class FunctionEdit(Edit):
     """An edit on the decorator of one function, located by its qualname."""
 
     qualname: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.origin} {self.qualname}"
 
 
 @dataclass(frozen=True)
@@ -102,6 +111,11 @@ class RuleEdit(Edit):
     """A fix that comes from one finding of one rule."""
 
     location: Location = field(default_factory=lambda: Location(0, 0, 0))
+
+    @property
+    def label(self) -> str:
+        where = f" in {self.location.function}" if self.location.function else ""
+        return f"{self.origin} at line {self.location.line}{where}"
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def fix_file(path: str, edits: Sequence[Edit], *, write: bool) -> FileOutcome:
         return outcome
     outcome.applied = list(result.applied)
     outcome.notes = list(result.notes)
-    outcome.skipped = [Skipped(path, e.description or e.kind, reason) for e, reason in result.skipped]
+    outcome.skipped = [Skipped(path, e.label, reason) for e, reason in result.skipped]
     if result.import_added:
         outcome.notes.append(f"added `{result.import_added}`")
     if not result.changed or result.code == snapshot.text:

@@ -144,7 +144,7 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
         return
     if finding.rule.startswith(VERDICT_RULE_PREFIX):
         return  # decoration advice: the function's verdict edit applies it
-    what = f"{finding.rule} at line {finding.line}"
+    what = f"{finding.rule} at line {finding.line}" + (f" in {fn.qualname}" if fn else "")
     kind = RULE_EDITS.get(finding.rule)
     if kind is None:
         out.skipped.append(Skipped(finding.path, what, "no automatic edit for this rule yet"))

@@ -385,13 +385,17 @@ _STREAMS = {"sys.stdout", "sys.stderr"}
 
 def _print_to_tf_print(call: cst.Call, tf: str) -> tuple[cst.Call | None, str | None]:
     """``print(a, b, sep=..., end=...)`` -> ``tf.print(...)``; refuse what tf.print cannot do."""
+    split = _split_fstring(call)
+    if split is not None:
+        return call.with_changes(func=cst.parse_expression(f"{tf}.print"), args=split), None
     args: list[cst.Arg] = []
     for arg in call.args:
         if arg.star == "**":
             return None, "print(**kwargs) cannot be checked against tf.print's options"
         if arg.keyword is None:
             if isinstance(arg.value, (cst.FormattedString, cst.ConcatenatedString)) and _has_fields(arg.value):
-                return None, "an f-string would be formatted once, at trace time: pass the values as separate arguments"
+                return None, ("an f-string with a format spec, or beside other arguments, would be formatted once, "
+                              "at trace time: pass the values as separate arguments by hand")
             args.append(arg)
             continue
         key = arg.keyword.value
@@ -405,6 +409,40 @@ def _print_to_tf_print(call: cst.Call, tf: str) -> tuple[cst.Call | None, str | 
             return None, f"tf.print has no {key}= option"
     func = cst.parse_expression(f"{tf}.print")
     return call.with_changes(func=func, args=args), None
+
+
+def _split_fstring(call: cst.Call) -> list[cst.Arg] | None:
+    """``print(f"loss {loss} at {step}")`` -> args of ``tf.print("loss ", loss, " at ", step, sep="")``.
+
+    Only for a lone f-string (optionally with ``end=``) whose fields have no format spec, no
+    conversion and no ``=``: then tf.print shows each value on every call, the same text around.
+    """
+    positional = [a for a in call.args if a.keyword is None]
+    keywords = [a for a in call.args if a.keyword is not None]
+    if len(positional) != 1 or positional[0].star or any(k.keyword.value != "end" for k in keywords):
+        return None
+    node = positional[0].value
+    if not isinstance(node, cst.FormattedString) or not _has_fields(node) or "b" in node.prefix.lower():
+        return None
+    quote = node.end
+    raw = "r" in node.prefix.lower()
+    pieces: list[cst.BaseExpression] = []
+    for part in node.parts:
+        if isinstance(part, cst.FormattedStringText):
+            if not part.value:
+                continue
+            text = part.value.replace("{{", "{").replace("}}", "}")  # literal braces in an f-string
+            pieces.append(cst.SimpleString(("r" if raw else "") + quote + text + quote))
+        else:
+            if part.format_spec is not None or part.conversion is not None or part.equal is not None:
+                return None
+            pieces.append(part.expression)
+    args = [cst.Arg(value=p) for p in pieces]
+    args.append(cst.Arg(keyword=cst.Name("sep"), value=cst.SimpleString(quote[0] * 2),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    for k in keywords:
+        args.append(k.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+    return args
 
 
 def _has_fields(node: cst.BaseExpression) -> bool:

@@ -1,0 +1,80 @@
+"""The fixed fixtures are real TensorFlow code: they run, and behave as the fix says (slow: imports TF).
+
+One child process runs them all, so TensorFlow is imported once.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from casekit import FIXTURES
+
+CHILD = textwrap.dedent(r'''
+    import contextlib, io, json, os, sys
+    os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import tensorflow as tf
+    out = {}
+
+    import importlib.util
+
+    def load(case, which):
+        """Import from the real file, so AutoGraph can read the source."""
+        name = f"{case}_{which[:-3]}"
+        spec = importlib.util.spec_from_file_location(name, os.path.join(sys.argv[1], case, which))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return vars(module)
+
+    # TF201: print runs once per trace, the fixed tf.print on every call (tf.print writes to stderr).
+    for which in ("before.py", "after.py"):
+        ns = load("rule_TF201_fstring", which)
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout):
+            for n in (1, 2, 3):
+                ns["step"](tf.ones([2]), tf.constant(n))
+        # tf.print goes to the process's stderr file descriptor, not sys.stderr: count calls instead
+        out[which] = stdout.getvalue().count("step ")
+
+    # input_signature built by fix: one trace for three batch sizes, same results as before.
+    before = load("reconfigure_input_signature", "before.py")
+    after = load("reconfigure_input_signature", "after.py")
+    m_before, m_after = before["Model"](), after["Model"]()
+    same = True
+    for batch in (4, 7, 9):
+        x, mask = tf.ones([batch, 3]), tf.ones([batch, 2])
+        same &= bool(tf.reduce_all(m_before.predict(x, mask) == m_after.predict(x, mask)))
+    out["traces_before"] = m_before.predict.experimental_get_tracing_count()
+    out["traces_after"] = m_after.predict.experimental_get_tracing_count()
+    out["same"] = same
+
+    # TF307: the explicit tf.range loop gives what AutoGraph's converted range(<tensor>) gave,
+    # and one trace serves every n.
+    b, a = load("rule_TF307_range", "before.py"), load("rule_TF307_range", "after.py")
+    x = tf.ones([5])
+    out["range"] = [(float(b["total"](x, tf.constant(n))), float(a["total"](x, tf.constant(n)))) for n in (2, 4)]
+    out["range_traces"] = a["total"].experimental_get_tracing_count()
+    print("RESULT " + json.dumps(out))
+''')
+
+
+@pytest.mark.slow
+@pytest.mark.tf
+def test_fixed_fixtures_run_under_tensorflow() -> None:
+    pytest.importorskip("tensorflow")
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(FIXTURES)], capture_output=True, text=True, timeout=300)
+    line = next((l for l in proc.stdout.splitlines() if l.startswith("RESULT ")), None)
+    assert line, proc.stderr[-2000:]
+    out = json.loads(line[len("RESULT "):])
+    assert out["before.py"] == 1  # Python print: once, while tracing
+    assert out["after.py"] == 0  # nothing on Python's stdout any more: tf.print prints per call
+    assert out["traces_before"] == 3 and out["traces_after"] == 1
+    assert out["same"]
+    (b2, a2), (b4, a4) = out["range"]
+    assert b2 == a2 and b4 == a4 == 5 * (0 + 1 + 2 + 3) + 5 * 1.0 + 3 * 2.0
+    assert out["range_traces"] == 1
