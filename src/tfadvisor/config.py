@@ -30,7 +30,7 @@ class Config:
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
-    fail_on: str = "warning"  # lowest severity that makes `check` exit 1
+    fail_on: str = "warning"  # lowest severity that makes `check` exit 1 ("never": always 0)
     min_tensor_ops: int = 3
     source: str | None = None  # the file this came from
 
@@ -40,8 +40,13 @@ class Config:
     def ignored_in(self, path: str) -> tuple[str, ...]:
         """Codes ignored for one file by ``per-file-ignores`` (glob patterns on the path)."""
         out: list[str] = []
+        candidates = [path.replace(os.sep, "/"), os.path.basename(path)]
+        if self.source:  # patterns are relative to the config file's folder, wherever we run from
+            rel = os.path.relpath(os.path.abspath(path), os.path.dirname(os.path.abspath(self.source)))
+            if not rel.startswith(".."):
+                candidates.append(rel.replace(os.sep, "/"))
         for pattern, codes in self.per_file_ignores.items():
-            if fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern):
+            if any(fnmatch.fnmatch(c, pattern) for c in candidates):
                 out.extend(codes)
         return tuple(out)
 
@@ -119,8 +124,8 @@ def parse_table(table: Any, source: str) -> Config:
             check_code_pattern(v, codes, f"{source}: per-file-ignores.{pattern!r}")
         per_file[pattern] = tuple(v.upper() for v in value)
     fail_on = table.get("fail-on", "warning")
-    if fail_on not in ("error", "warning", "info"):
-        raise ConfigError(f"{source}: fail-on must be one of error, warning, info")
+    if fail_on not in ("error", "warning", "info", "never"):
+        raise ConfigError(f"{source}: fail-on must be one of error, warning, info, never")
     min_ops = table.get("min-tensor-ops", 3)
     if not isinstance(min_ops, int) or isinstance(min_ops, bool) or min_ops < 0:
         raise ConfigError(f"{source}: min-tensor-ops must be a non-negative integer")

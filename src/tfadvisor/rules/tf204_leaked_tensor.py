@@ -9,6 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import module_scope
 from tfadvisor.rules.base import Rule, register
 
 
@@ -39,6 +40,9 @@ class Trainer:
         loss = tf.reduce_mean(x * x)
         self.last_loss = loss  # TF204
         return loss
+
+    def report(self):
+        print(float(self.last_loss))
 """,
         """\
 import tensorflow as tf
@@ -49,7 +53,10 @@ cache = None
 def encode(x):
     global cache
     cache = tf.nn.relu(x)  # TF204
-    return cache
+    return x
+
+encode(tf.ones([2]))
+print(cache)
 """,
     )
     good = (
@@ -80,6 +87,19 @@ class Dense:
         return tf.matmul(x, self.w)
 """,
     )
+    good = good + (
+        """\
+import tensorflow as tf
+
+class C:
+    @tf.function
+    def f(self):
+        self.a = tf.constant(0)
+        if tf.constant(True):
+            self.a += 1
+        tf.print(self.a)
+""",
+    )
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
@@ -100,11 +120,43 @@ class Dense:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
             for target in targets:
                 where = _outside(target, local, declared)
-                if where:
+                if where and _read_elsewhere(ctx, target):
                     yield self.hit(node, f"stores a tensor of graph code in {where}: using it after the call "
                                          f"fails (it is out of scope); return it or assign it to a tf.Variable",
                                    depends_on=deps)
                     break
+
+
+def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:
+    """Whether other code (another function, or the module body) reads what this stores.
+
+    A tensor kept on ``self`` and read only inside the same traced function (the seed's
+    ``self.a = tf.constant(0)`` ... ``tf.print(self.a)``) never escapes; one read elsewhere does.
+    """
+    readers = _readers(ctx)
+    key = ("attr", target.attr) if isinstance(target, ast.Attribute) else ("name", getattr(target, "id", ""))
+    return bool(readers.get(key, set()) - {id(ctx.scope)})
+
+
+def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
+    root = module_scope(ctx.scope)
+    tree = root.node
+    cached = getattr(tree, "_tf204_readers", None)
+    if cached is not None:
+        return cached
+    out: dict[tuple[str, str], set[int]] = {}
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        for node in scope.nodes(ast.Attribute):
+            if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                out.setdefault(("attr", node.attr), set()).add(id(scope))  # type: ignore[attr-defined]
+        for node in scope.nodes(ast.Name):
+            if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                out.setdefault(("name", node.id), set()).add(id(scope))  # type: ignore[attr-defined]
+    tree._tf204_readers = out  # type: ignore[attr-defined]
+    return out
 
 
 def _outside(target: ast.AST, local: frozenset[str], declared: set[str]) -> str | None:
