@@ -239,12 +239,11 @@ def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:
 
 
 def _advice_message(rule: type[Rule], decision: Decision) -> str:
-    extra = f" ({'; '.join(decision.assumptions)})" if decision.assumptions else ""
-    return f"{rule.summary}{extra}"
+    return rule.summary
 
 
 def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: bool, path: str | None = None) -> Finding:
-    message = hit.message + (" [speculative: assumes a tensor]" if speculative and "speculative" not in hit.message else "")
+    message = hit.message + (" (speculative)" if speculative and "speculative" not in hit.message else "")
     return Finding(
         rule=rule.code, severity=rule.severity, path=hit.path or path or (linked.fn.path if linked else ""),
         line=hit.line, col=hit.col, end_line=hit.end_line, end_col=hit.end_col,

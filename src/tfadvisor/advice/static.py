@@ -20,6 +20,7 @@ MIN_TENSOR_OPS = 3
 _COMPUTE_ROLE_NAMES = ("step", "train", "test", "eval", "predict", "infer", "loss", "call", "forward",
                        "compute", "update", "apply", "__call__", "metric", "grad")
 _IO_CODES = ("TF201", "TF206")
+_BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour
 _BUILDER_NAMES = ("__init__", "build", "build_model", "get_model", "make_model", "create_model")
 
 
@@ -56,12 +57,20 @@ def facts_of(project: Project, linked: Linked) -> Facts:
 
 
 def role_of(linked: Linked, tensor_work: int) -> str:
+    """compute / builder / io / other, from what the function does itself and through callees.
+
+    Drivers (a ``main`` that builds an optimizer, loops over steps and prints) and reporters (that
+    read tensor values back with ``.numpy()`` or ``float()``) are ``io``: they stay eager.
+    """
     fn = linked.fn
-    if fn.builds and (fn.name in _BUILDER_NAMES or fn.tensor_ops <= fn.builds or fn.name.startswith(("build", "make_", "create_", "get_"))):
-        if fn.name not in ("call", "__call__", "train_step", "test_step"):
+    if fn.builds and (fn.name in _BUILDER_NAMES or fn.tensor_ops <= fn.builds
+                      or fn.name.startswith(("build", "make_", "create_", "get_"))):
+        if fn.name not in ("call", "__call__", "train_step", "test_step") and not fn.io_calls:
             return "builder"
-    if fn.io_calls and fn.tensor_ops <= max(2, fn.io_calls):
+    if fn.eager_reads or (fn.io_calls and (fn.builds or tensor_work <= 2 * fn.io_calls)):
         return "io"
+    if fn.builds and fn.tensor_ops <= fn.builds:
+        return "builder"
     if tensor_work > 0:
         return "compute"
     if fn.io_calls:
@@ -85,7 +94,9 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 
 
 def _serious(hazards: list[Hazard]) -> list[str]:
-    return [h.rule for h in hazards if h.severity is not Severity.INFO]
+    """Hazards that make code behave differently or fail under tf.function (not mere slowness)."""
+    return [h.rule for h in hazards if h.severity is Severity.ERROR
+            or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES)]
 
 
 def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]) -> Decision:
@@ -131,13 +142,16 @@ def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
         return Decision(Verdict.LEAVE_EAGER, [], assumptions=[f"{fn.name} is not a computation entry point"])
     if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
         return Decision(Verdict.LEAVE_EAGER, ["TF503"], assumptions=["takes only Python values: each new value would retrace"])
+    if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
+        return Decision(Verdict.LEAVE_EAGER, ["TF206"],
+                        assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
     serious = _serious(hazards)
     varying = [n for n, p in linked.params.items() if p.varying and p.kind != "tensor"]
     if serious or varying:
         reasons = serious + (["TF101"] if varying else [])
         assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
         return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
-    if tensor_ops < MIN_TENSOR_OPS and not fn.loops:
+    if tensor_ops < MIN_TENSOR_OPS and not fn.loops and not fn.model_calls:
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative",
                         assumptions=[f"only {tensor_ops} tensor op(s): graph mode gains little (static estimate; measure with `tfadvisor run`)"])
     return Decision(Verdict.DECORATE, ["TF501"])

@@ -33,6 +33,7 @@ class ScopeContext:
         self.layer_attrs = layer_attrs  # self.<attr> assigned a Keras layer/model somewhere in the class
         self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
         self._call_names: dict[int, str | None] = {}
+        self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
         self._infer()
 
     # -- names ---------------------------------------------------------------------------------
@@ -80,6 +81,16 @@ class ScopeContext:
                             self._bind(item.optional_vars, ("object", ()), None)
 
     def _bind(self, target: ast.AST, kind: tuple[Kind, tuple[str, ...]], value: ast.AST | None) -> None:
+        if isinstance(target, ast.Name) and kind[0] == "unknown" and isinstance(value, ast.Call):
+            name = self.call_name(value)
+            if name:
+                self.sources[target.id] = name
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, ast.Call) and kind[0] == "unknown":
+            name = self.call_name(value)
+            if name:
+                for t in target.elts:
+                    if isinstance(t, ast.Name):
+                        self.sources[t.id] = name
         if isinstance(target, ast.Name):
             if target.id not in self.params or kind[0] != "unknown":
                 self.env[target.id] = kind

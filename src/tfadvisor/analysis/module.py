@@ -183,6 +183,15 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))  # type: ignore[attr-defined]
         else:
             other += 1
+            if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):  # type: ignore[attr-defined]
+                fn.eager_reads += 1
+            elif _is_numpy_work(name, call):  # type: ignore[arg-type]
+                fn.numpy_calls += 1
+            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:  # type: ignore[attr-defined]
+                fn.eager_reads += 1
+            if _is_model_call(ctx, call):  # type: ignore[arg-type]
+                fn.model_calls += 1
+                tensor_ops += 1
             if name == "range":
                 _param_evidence(params, call, "primitive", "used in range()")  # type: ignore[arg-type]
             elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
@@ -204,6 +213,48 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.side_effects.extend(_state_mutations(ctx))
     fn.side_effects.sort()
     fn.calls = _call_sites(ctx, set(params))
+    fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))  # type: ignore[attr-defined]
+
+
+def _returns_tensor(ctx: ScopeContext, value: ast.AST | None) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return any(_returns_tensor(ctx, v) for v in value.elts)
+    return ctx.is_tensor(value) == (True, ())
+
+
+_MODEL_NAMES = frozenset({"model", "layer", "net", "network", "encoder", "decoder", "cell", "generator",
+                          "discriminator", "critic", "policy", "loss_fn", "loss_object", "rnn", "lstm", "gru"})
+
+
+def _maybe_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A tensor, or the result of one of the project's calls (which the project pass may know)."""
+    return ctx.is_tensor(node) == (True, ()) or (isinstance(node, ast.Name) and node.id in ctx.sources)
+
+
+_RNG_NAMES = ("rng", "random_state", "np_rng", "generator_np")
+
+
+def _is_numpy_work(name: str | None, call: ast.Call) -> bool:
+    if name and name.startswith("numpy."):
+        return True
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        if func.attr == "astype":
+            return True
+        return isinstance(func.value, ast.Name) and func.value.id in _RNG_NAMES
+    return False
+
+
+def _is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in _MODEL_NAMES or func.id.endswith(("_model", "_layer", "_net"))
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return func.attr in ctx.layer_attrs or func.attr in _MODEL_NAMES
+    return False
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
@@ -295,12 +346,12 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             if isinstance(arg, ast.Starred):
                 break
             site.args.append(_arg_kind(ctx, arg))
-            _note_arg(site, str(index), arg, params, varying_names)
+            _note_arg(site, str(index), arg, params, varying_names, ctx.sources)
         for kw in call.keywords:  # type: ignore[attr-defined]
             if kw.arg is None:
                 continue
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
-            _note_arg(site, kw.arg, kw.value, params, varying_names)
+            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx.sources)
         out.append(site)
     return out
 
@@ -319,9 +370,12 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
     return name.rsplit(".", 1)[-1][:1].isupper() and not tfapi.is_tensor_op(name)
 
 
-def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None) -> None:
+def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
+              sources: dict[str, str]) -> None:
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
+    elif isinstance(arg, ast.Name) and arg.id in sources:
+        site.sources[key] = sources[arg.id]
     if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
         site.varying.append(key)
 

@@ -127,8 +127,10 @@ class Project:
 
     # -- linking ------------------------------------------------------------------------------
     def _link(self) -> None:
+        self._site_modules: dict[int, str] = {}
         for mod in self.modules:
             for site in mod.module_calls:
+                self._site_modules[id(site)] = mod.module
                 target = self.resolve(None, mod.module, site.callee)
                 if target is not None:
                     self.functions[target.id].callers.append((None, site))
@@ -182,6 +184,11 @@ class Project:
                         if facts is None:
                             continue
                         forwarded = site.forwarded.get(key)
+                        source = site.sources.get(key)
+                        if kind == "unknown" and source is not None:
+                            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source)
+                            if producer is not None and producer.returns_tensor:
+                                kind = "tensor"
                         if kind == "unknown" and forwarded and forwarded in caller_params:
                             kind = caller_params[forwarded].kind if not caller_params[forwarded].guessed else "unknown"
                         if key in site.varying and kind in ("primitive", "unknown") and not facts.varying:
@@ -203,6 +210,9 @@ class Project:
                     facts.kind, facts.guessed, facts.evidence = "tensor", True, "guessed from its name"
                 elif name in tfapi.PRIMITIVE_NAME_HINTS:
                     facts.kind, facts.guessed, facts.evidence = "primitive", True, "guessed from its name"
+
+    def _module_of(self, site: CallSite) -> str:
+        return self._site_modules.get(id(site), "")
 
     @staticmethod
     def _called_on_class(site: CallSite, callee: FunctionSummary) -> bool:

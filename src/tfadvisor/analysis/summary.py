@@ -54,6 +54,9 @@ class CallSite:
     forwarded: dict[str, str] = field(default_factory=dict)  # callee arg key -> caller param
     in_loop: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
+    # Arguments that are results of other calls (``x = make_batch(); f(x)``): arg key -> callee,
+    # so the project pass can use what the callee returns.
+    sources: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -83,6 +86,10 @@ class FunctionSummary:
     hits: list[Hit] = field(default_factory=list)
     is_generator: bool = False
     returns_value: bool = False
+    returns_tensor: bool = False
+    eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
+    model_calls: int = 0  # calls of models/layers (many ops each)
+    numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
 
     def param(self, name: str) -> Param | None:
