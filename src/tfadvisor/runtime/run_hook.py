@@ -64,7 +64,9 @@ def instrument(source: str | bytes, filename: str) -> Any:
     try:
         tree = ast.parse(source, filename)
     except SyntaxError:
-        return compile(source, filename, "exec", dont_inherit=True)  # raise the real error
+        tree = None
+    if tree is None:  # outside the except block, so the user sees Python's own SyntaxError alone
+        return compile(source, filename, "exec", dont_inherit=True)
     tree = _Decorate().visit(tree)
     ast.fix_missing_locations(tree)
     return compile(tree, filename, "exec", dont_inherit=True)

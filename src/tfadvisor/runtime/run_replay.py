@@ -118,7 +118,7 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
     # Equivalence first, from the same starting state: two calls each (graph side effects show on the second).
     eager_results, eager_printed = _two_calls(fn, args, kwargs)
     out.has_tensors = _has_tensor((args, kwargs)) or _has_tensor(eager_results)
-    eager_plain = (to_plain(eager_results), state.snapshot_variables(), state.snapshot_python())
+    eager_plain = (eager_results, state.snapshot_variables(), state.snapshot_python())
     state.restore()
     eager_args = call_args = args
     if stats.tf_function is not None:
@@ -134,7 +134,7 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
         out.graph_first_s = time.perf_counter() - first
         state.restore()
         graph_results, graph_printed = _two_calls(graph, call_args, kwargs)
-        graph_plain = (to_plain(graph_results), state.snapshot_variables(), state.snapshot_python())
+        graph_plain = (graph_results, state.snapshot_variables(), state.snapshot_python())
         diffs = differences(eager_plain[0], graph_plain[0], "result")
         diffs += differences(eager_plain[1], graph_plain[1], "variables")
         for label in eager_plain[2]:
@@ -182,8 +182,8 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
 def _two_calls(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, str]:
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
-        first = fn(*args, **kwargs)
-        second = fn(*args, **kwargs)
+        first = to_plain(fn(*args, **kwargs))  # now: a returned variable changes with the next call
+        second = to_plain(fn(*args, **kwargs))
     return (first, second), buffer.getvalue()
 
 
@@ -254,10 +254,10 @@ def _tensorized(stats: FunctionStats, eager_plain: tuple, state: _State, config:
             for sample in candidates:
                 args = _numbers_to_tensors(materialize(sample.args), dtype, result.dtypes, "arg")
                 kwargs = _numbers_to_tensors(materialize(sample.kwargs), dtype, result.dtypes, "kw")
-                value = graph(*args, **kwargs)
+                value = to_plain(graph(*args, **kwargs))
                 if sample is main:
-                    second = graph(*args, **kwargs)
-                    outputs = (to_plain((value, second)), state.snapshot_variables(), state.snapshot_python())
+                    second = to_plain(graph(*args, **kwargs))
+                    outputs = ((value, second), state.snapshot_variables(), state.snapshot_python())
                     state.restore()
                     result.graph_s = measure(lambda: graph(*args, **kwargs), config=config).median
                 state.restore()

@@ -137,12 +137,20 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _print_exception(exc: BaseException) -> None:
-    """The traceback Python would print, without tfadvisor's own frames."""
-    tb = exc.__traceback__
-    while tb is not None and _is_ours(tb.tb_frame.f_code.co_filename):
-        tb = tb.tb_next
-    lines = traceback.format_exception(type(exc), exc, tb)
-    sys.stderr.write("".join(lines))
+    """The traceback Python would print, without tfadvisor's own frames (runner, wrappers)."""
+    shown = traceback.TracebackException.from_exception(exc)
+    for te in _chain(shown):
+        te.stack = traceback.StackSummary.from_list([f for f in te.stack if not _is_ours(f.filename)])
+    sys.stderr.write("".join(shown.format()))
+
+
+def _chain(te: traceback.TracebackException) -> list[traceback.TracebackException]:
+    out, seen = [], set()
+    while te is not None and id(te) not in seen:
+        seen.add(id(te))
+        out.append(te)
+        te = te.__cause__ or te.__context__  # type: ignore[assignment]
+    return out
 
 
 def _is_ours(filename: str) -> bool:

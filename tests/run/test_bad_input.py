@@ -1,0 +1,94 @@
+"""Bad input for `tfadvisor run`: the report is always written, the program's status is kept.
+
+Each case runs the real CLI in a subprocess on a tiny program (no TensorFlow), as a user would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+CASES = {
+    "exits.py": ("def f(x):\n    return x + 1\n\nprint(f(1))\nraise SystemExit(3)\n", 3, "exit"),
+    "raises.py": ("def f(x):\n    return 1 / x\n\nf(0)\n", 1, "exception"),
+    "syntax.py": ("def f(x:\n", 1, "exception"),
+    "imports.py": ("import tfadvisor_no_such_module\n", 1, "exception"),
+    "interrupted.py": ("def f():\n    raise KeyboardInterrupt\n\nf()\n", 130, "interrupted"),
+    "ok.py": ("import sys\n\ndef f(x):\n    return x * 2\n\nprint(f(21), sys.argv[1:])\n", 0, "ok"),
+}
+
+
+def _run(tmp_path, *args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "tfadvisor", "run", *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, **kwargs)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_report_written_and_status_kept(tmp_path, name, schema_valid):
+    source, status, outcome = CASES[name]
+    (tmp_path / name).write_text(source)
+    proc = _run(tmp_path, "--format", "json", "--output", "out.json", name, "--", "--an-arg")
+    assert proc.returncode == status, proc.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    schema_valid(data)
+    assert data["run"]["exit_status"] == status and data["run"]["outcome"] == outcome
+    assert "tfadvisor/runtime" not in proc.stderr  # the program's traceback, without our frames
+    if status:
+        assert "exit status" in proc.stderr
+    if name == "ok.py":
+        assert "42 ['--an-arg']" in proc.stdout
+    if name in ("exits.py", "raises.py"):
+        assert [f["qualname"] for f in data["functions"]] == ["f"]  # what ran is reported
+    if name == "raises.py":
+        assert "ZeroDivisionError" in data["run"]["error"] and 'File "raises.py", line 2' in proc.stderr
+
+
+def test_missing_script_is_one_line_and_still_reported(tmp_path, schema_valid):
+    proc = _run(tmp_path, "--format", "json", "--output", "out.json", "nope.py")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines()[0] == "tfadvisor: can't open file 'nope.py': no such file"
+    assert "Traceback" not in proc.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    schema_valid(data)
+    assert data["run"]["outcome"] == "not-found"
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert _run(tmp_path).returncode == 2
+    proc = _run(tmp_path, "--memory-budget", "lots", "x.py")
+    assert proc.returncode == 2 and "--memory-budget" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_text_report_on_stdout_after_the_program(tmp_path):
+    (tmp_path / "ok.py").write_text(CASES["ok.py"][0])
+    proc = _run(tmp_path, "ok.py")
+    assert proc.returncode == 0
+    out = proc.stdout
+    assert out.index("42 [") < out.index("tfadvisor run ok.py")
+    assert "f" in out and "no change advised" in out
+
+
+def test_ctrl_c_in_the_program_still_reports(tmp_path, schema_valid):
+    (tmp_path / "slow.py").write_text(
+        "import time\n\ndef tick(i):\n    time.sleep(0.05)\n    return i\n\n"
+        "print('started', flush=True)\nfor i in range(2000):\n    tick(i)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-m", "tfadvisor", "run", "--format", "json", "--output", "out.json",
+                             "slow.py"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("started")
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads((tmp_path / "out.json").read_text())
+    schema_valid(data)
+    assert data["run"]["outcome"] == "interrupted"
+    tick = next(f for f in data["functions"] if f["qualname"] == "tick")
+    assert tick["measurement"]["calls"] >= 1
+    assert not os.path.exists(tmp_path / ".tfadvisor-*.tmp")
