@@ -67,9 +67,9 @@ def test_hooks_run_on_a_temporary_git_repo(tmp_path: Path) -> None:
     assert "An error has occurred" not in out, out
     assert proc.returncode == 1, out  # both hooks fail: findings, and files changed by the fix
     check_part = out[out.index("tfadvisor check"):out.index("tfadvisor fix")]
-    assert "Failed" in check_part and "TF201" in check_part and "TF501" in check_part
+    assert "Failed" in check_part and "TF201" in check_part and "TF501" in check_part, out
     fix_part = out[out.index("tfadvisor fix"):]
-    assert "Failed" in fix_part and "files were modified by this hook" in fix_part
+    assert "Failed" in fix_part and "files were modified by this hook" in fix_part, out
     fixed = (repo / "model.py").read_text(encoding="utf-8")
     assert "@tf.function\ndef train_step(" in fixed
     assert fixed.replace("@tf.function\ndef train_step(", "def train_step(") == MODEL  # nothing else touched
