@@ -21,7 +21,7 @@ from rich.console import Console
 
 T = TypeVar("T")
 
-__all__ = ["console", "err_console", "no_color", "is_interactive", "progress", "Progress", "status"]
+__all__ = ["console", "err_console", "no_color", "is_interactive", "wants_color", "progress", "Progress", "status"]
 
 
 def no_color() -> bool:
@@ -40,6 +40,11 @@ def is_interactive(stream: IO[str] | None = None) -> bool:
     """A human is watching ``stream`` (stderr by default): a tty, and not a dumb terminal."""
     stream = sys.stderr if stream is None else stream
     return _is_tty(stream) and os.environ.get("TERM", "") != "dumb"
+
+
+def wants_color(file: IO[str] | None = None) -> bool:
+    """Whether a renderer should colour what goes to ``file`` (stdout by default): a terminal, no NO_COLOR."""
+    return is_interactive(sys.stdout if file is None else file) and not no_color()
 
 
 def console(file: IO[str] | None = None, *, quiet: bool = False, width: int | None = None) -> Console:

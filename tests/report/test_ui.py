@@ -86,3 +86,15 @@ def test_status_is_silent_when_piped() -> None:
     with ui.status("busy", file=buf):
         pass
     assert buf.getvalue() == ""
+
+
+def test_wants_color_needs_a_terminal_and_no_no_color(monkeypatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert ui.wants_color(io.StringIO()) is False
+    leader, follower = pty.openpty()
+    with os.fdopen(follower, "w") as tty:
+        monkeypatch.setenv("TERM", "xterm")
+        assert ui.wants_color(tty) is True
+        monkeypatch.setenv("NO_COLOR", "1")
+        assert ui.wants_color(tty) is False
+    os.close(leader)

@@ -16,7 +16,7 @@ import click
 from tfadvisor.model import Report, ReportFormatError
 from tfadvisor.report import FORMATS, render
 from tfadvisor.report.output import emit
-from tfadvisor.ui import err_console, status
+from tfadvisor.ui import err_console, status, wants_color
 
 
 class BadReport(click.ClickException):
@@ -73,7 +73,8 @@ def report(report_file: str, fmt: str, output: str | None, root: str | None, qui
     loaded = load_report(report_file)
     try:
         with status(f"rendering {fmt}", quiet=quiet):
-            text = render(loaded, fmt, root=root)
+            color = fmt == "text" and not (output and output != "-") and wants_color()
+            text = render(loaded, fmt, root=root, color=color)
     except ModuleNotFoundError as exc:
         if not (exc.name or "").startswith(("tfadvisor", "matplotlib")):
             raise
