@@ -17,6 +17,8 @@ a ``Measurement`` for the observed run.
 
 from __future__ import annotations
 
+import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,8 +206,8 @@ def _why(p: Projection, m: Measurement) -> str:
     if m.equivalent is False and m.differences:
         return _cut(f"differs under tf.function: {m.differences[0]}")
     if v is Verdict.RECONFIGURE and s.decorated and r.tensorized and r.tensorized.dtypes:
-        args = ", ".join(sorted(r.tensorized.dtypes.values()))
-        return f"retraced {s.traces} times in {s.calls} calls; Python numbers as tensors ({args}) trace once"
+        names = ", ".join(f"`{k}` as a {v} tensor" for k, v in (as_tensors(p) or {}).items())
+        return f"retraced {s.traces} times in {s.calls} calls; pass {names}: one trace"
     if v is Verdict.FIX_FIRST:
         return "static hazards: " + ", ".join(x for x in p.decision.reasons if x.startswith("TF")) if p.decision else "fix first"
     if m.eager_s and m.graph_s:
@@ -258,3 +260,22 @@ def covered_finding(p: Projection) -> Finding | None:
 
 def _cut(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def as_tensors(p: Projection) -> dict[str, str] | None:
+    """Parameter -> dtype for Python numbers that replay passed as tensors (reconfigure advice)."""
+    t = p.replay.tensorized if p.replay else None
+    if t is None or t.error or not t.dtypes:
+        return None
+    try:
+        names = list(inspect.signature(p.stats.function).parameters)
+    except (TypeError, ValueError):
+        names = []
+    out: dict[str, str] = {}
+    for path, dtype in t.dtypes.items():
+        match = re.match(r"arg\[(\d+)\](.*)", path)
+        if match and int(match.group(1)) < len(names):
+            out[names[int(match.group(1))] + match.group(2)] = dtype
+        else:
+            out[re.sub(r"^kw\['?([^'\]]+)'?\]", r"\1", path)] = dtype
+    return out

@@ -17,6 +17,7 @@ from tfadvisor.model import FileStatus, Finding, Report, Verdict
 from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run_project import (
     Projection,
+    as_tensors,
     covered_finding,
     decide,
     findings_of,
@@ -171,6 +172,7 @@ def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
         "replayed": p.replay is not None,
         "replay_error": p.replay.error if p.replay else None,
         "samples": len(s.samples),
+        "as_tensors": as_tensors(p),
     }
 
 
