@@ -1,0 +1,1 @@
+"""A small, realistic TensorFlow project: the code ``tfadvisor check`` is scored on."""
