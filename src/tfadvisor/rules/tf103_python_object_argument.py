@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import calls_tf_function
+from tfadvisor.rules._util import calls_tf_function, module_facts
 from tfadvisor.rules.base import Rule, register
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -87,13 +87,16 @@ for i in range(10):
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        facts = module_facts(ctx)
+        if not facts.tf_functions and not facts.tf_methods:
+            return
         in_function = ctx.function is not None
         for call in ctx.scope.nodes(ast.Call):
-            if not (in_function or any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
-                    or _in_comprehension(ctx, call)):
-                continue
             callee = calls_tf_function(ctx, call)  # type: ignore[arg-type]
             if callee is None:
+                continue
+            if not (in_function or any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
+                    or _in_comprehension(ctx, call)):
                 continue
             for arg in [*call.args, *(k.value for k in call.keywords)]:  # type: ignore[attr-defined]
                 what = _fresh_object(ctx, arg)

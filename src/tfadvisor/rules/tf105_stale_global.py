@@ -101,6 +101,8 @@ def apply(x):
             return
         rebound = _module_rebinds(ctx)
         outer = _closure_rebinds(ctx.scope)
+        if not rebound and not outer:
+            return
         local = ctx.local_names | set(ctx.params)
         declared_global: set[str] = set()
         for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):

@@ -79,6 +79,9 @@ def forward(x, training=False):
             body, orelse = node.body, node.orelse  # type: ignore[attr-defined]
             if ends_with_exit(body) or ends_with_exit(orelse):
                 continue  # the other path is the only one that continues
+            is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
+            if not is_tensor:
+                continue
             in_body, in_else = stores(ctx, body), stores(ctx, orelse)
             one_sided = [n for n in (*in_body, *in_else) if (n in in_body) != (n in in_else)]
             if not one_sided:
@@ -87,9 +90,6 @@ def forward(x, training=False):
             names = [n for n in dict.fromkeys(one_sided)
                      if not defined_before(ctx, n, node.lineno) and used_after(ctx, n, end)]  # type: ignore[attr-defined]
             if not names:
-                continue
-            is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
-            if not is_tensor:
                 continue
             branch = "else" if names[0] in in_body else "main"
             listed = ", ".join(f"'{n}'" for n in names)

@@ -74,6 +74,9 @@ def unrolled(x):
         if ctx.function is None:
             return
         for loop in ctx.scope.nodes(ast.For, ast.While):
+            is_tf, deps = tf_loop(ctx, loop)
+            if not is_tf:
+                continue
             assigned = stores(ctx, loop.body)  # type: ignore[attr-defined]
             if isinstance(loop, ast.For):
                 for t in ast.walk(loop.target):
@@ -86,9 +89,6 @@ def unrolled(x):
                      if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                      and not defined_before(ctx, n, loop.lineno) and used_after(ctx, n, end)]  # type: ignore[attr-defined]
             if not names:
-                continue
-            is_tf, deps = tf_loop(ctx, loop)
-            if not is_tf:
                 continue
             listed = ", ".join(f"'{n}'" for n in names)
             head = loop.iter if isinstance(loop, ast.For) else loop.test  # type: ignore[attr-defined]

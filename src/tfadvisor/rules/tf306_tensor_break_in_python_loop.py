@@ -79,7 +79,9 @@ def first_layers(x, layers):
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        if ctx.function is None:
+        if ctx.function is None or not ctx.scope.nodes(ast.If):
+            return
+        if not ctx.scope.nodes(ast.For) and not ctx.scope.nodes(ast.While):
             return
         for node in ctx.scope.nodes(ast.Break, ast.Return):
             chain = ctx.enclosing(node)
