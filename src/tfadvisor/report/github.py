@@ -11,6 +11,7 @@ from typing import Any
 
 from tfadvisor.model import Finding, Report, Severity
 from tfadvisor.report._rules import rule_info
+from tfadvisor.report._source import notebook_file_line
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -32,18 +33,21 @@ def _command(kind: str, properties: dict[str, Any], message: str) -> str:
 
 def annotation(f: Finding) -> str:
     """The workflow command for one finding (1-based line and column, as GitHub expects)."""
+    file = f.path.replace("\\", "/").removeprefix("./")
+    message = f"{f.rule} {f.message}".strip()
+    if f.path.endswith(".ipynb"):  # point at the notebook file's own line; say which cell
+        line = (notebook_file_line(f.path, f.cell, f.cell_line) if f.cell and f.cell_line else None) or 1
+        props = {"file": file, "line": line, "title": rule_info(f.rule).title}
+        where = f" (cell {f.cell}, line {f.cell_line})" if f.cell is not None else ""
+        return _command(_COMMAND[Severity(f.severity)], props, message + where)
     line = max(1, f.line)
     end_line = max(line, f.end_line or line)
-    props: dict[str, Any] = {
-        "file": f.path.replace("\\", "/").removeprefix("./"),
-        "line": line,
-        "endLine": end_line,
-    }
+    props: dict[str, Any] = {"file": file, "line": line, "endLine": end_line}
     if end_line == line:  # GitHub ignores columns on multi-line annotations
         props["col"] = max(1, f.col + 1)
         props["endColumn"] = max(props["col"], f.end_col + 1)
     props["title"] = rule_info(f.rule).title
-    return _command(_COMMAND[Severity(f.severity)], props, f"{f.rule} {f.message}".strip())
+    return _command(_COMMAND[Severity(f.severity)], props, message)
 
 
 def render(report: Report, **_: Any) -> str:

@@ -16,7 +16,7 @@ from tfadvisor import __version__
 from tfadvisor.model import Finding, FunctionReport, Report
 from tfadvisor.report._html_assets import CSS, SCRIPT, content_security_policy
 from tfadvisor.report._rules import rule_info
-from tfadvisor.report._source import source_lines
+from tfadvisor.report._source import view
 from tfadvisor.report._summary import VERDICT_ORDER, format_seconds, projected_saving_s, summarize
 
 CONTEXT_LINES = 2
@@ -140,16 +140,22 @@ def _table(report: Report) -> str:
 
 
 def _excerpt(f: Finding, root: str | None) -> str:
-    lines = source_lines(f.path, root)
-    if lines is None or not 1 <= f.line <= len(lines):
+    src = view(f.path, root)
+    if src is None or not 1 <= f.line <= len(src.lines):
         return ""
-    end = min(max(f.line, f.end_line or f.line), len(lines))
+    end = min(max(f.line, f.end_line or f.line), len(src.lines))
     first = max(1, f.line - CONTEXT_LINES)
-    last = min(len(lines), end + CONTEXT_LINES, first + MAX_EXCERPT - 1)
+    last = min(len(src.lines), end + CONTEXT_LINES, first + MAX_EXCERPT - 1)
+    if src.cells:  # a notebook: stay inside the finding's cell
+        cell = src.cells[f.line - 1][0]
+        while first < f.line and src.cells[first - 1][0] != cell:
+            first += 1
+        while last > end and src.cells[last - 1][0] != cell:
+            last -= 1
     out = []
     for n in range(first, last + 1):
         hit = ' class="hit"' if f.line <= n <= end else ""
-        out.append(f'<span{hit}><span class="ln">{n}</span>{_e(lines[n - 1])}</span>')
+        out.append(f'<span{hit}><span class="ln">{_e(src.label(n))}</span>{_e(src.lines[n - 1])}</span>')
     return '<pre class="src">' + "".join(out) + "</pre>"
 
 

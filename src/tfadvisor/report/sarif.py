@@ -20,7 +20,7 @@ from urllib.parse import quote
 from tfadvisor import __version__
 from tfadvisor.model import Finding, Report, Severity
 from tfadvisor.report._rules import RuleInfo, rule_info
-from tfadvisor.report._source import line_text
+from tfadvisor.report._source import line_text, notebook_file_line
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -60,7 +60,12 @@ def fingerprint(finding: Finding, root: str | None = None) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
 
 
-def _region(f: Finding) -> dict[str, int]:
+def _region(f: Finding, root: str | None = None) -> dict[str, int]:
+    if f.path.endswith(".ipynb"):
+        # Lines index the joined cells; point at the notebook file's own line instead (no columns:
+        # they would count JSON escapes). The cell and line in cell go in the result's properties.
+        line = notebook_file_line(f.path, f.cell, f.cell_line, root) if f.cell and f.cell_line else None
+        return {"startLine": line or 1}
     start_line = max(1, f.line)
     end_line = max(start_line, f.end_line or start_line)
     start_col = max(1, f.col + 1)
@@ -68,6 +73,12 @@ def _region(f: Finding) -> dict[str, int]:
     if end_line == start_line and end_col < start_col:
         end_col = start_col
     return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
+
+
+def _cell_suffix(f: Finding) -> str:
+    if f.cell is None:
+        return ""
+    return f" (cell {f.cell}" + (f", line {f.cell_line})" if f.cell_line is not None else ")")
 
 
 def _descriptor(info: RuleInfo, fallback_level: str) -> dict[str, Any]:
@@ -108,7 +119,7 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
         location: dict[str, Any] = {
             "physicalLocation": {
                 "artifactLocation": {"uri": artifact_uri(f.path), "uriBaseId": "%SRCROOT%"},
-                "region": _region(f),
+                "region": _region(f, root),
             }
         }
         if f.function:
@@ -120,7 +131,7 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
             "level": level(f.severity),
-            "message": {"text": f.message or rule_info(f.rule).title},
+            "message": {"text": (f.message or rule_info(f.rule).title) + _cell_suffix(f)},
             "locations": [location],
             "partialFingerprints": {FINGERPRINT_KEY: f"{base}:{seen[base]}"},
         }
