@@ -124,3 +124,22 @@ def test_rules_carry_the_registry_docs(in_project: Path, report: Report) -> None
     assert rule.why.split()[0] in descriptor["fullDescription"]["text"]
     assert "```python" in descriptor["help"]["markdown"] and rule.bad[0].strip() in descriptor["help"]["text"]
     assert descriptor["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning", "info": "note"}[rule.severity.value]
+
+
+def test_columns_count_characters_not_utf8_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ast columns are UTF-8 byte offsets; SARIF declares code points, so they are converted."""
+    from tfadvisor.report import _source
+
+    monkeypatch.chdir(tmp_path)
+    line = '    s = "ééé"; print(s)'
+    (tmp_path / "u.py").write_text(f"def f(x):\n{line}\n", encoding="utf-8")
+    _source.clear_cache()
+    start = len(line[: line.index("print")].encode("utf-8"))
+    f = Finding("TF201", Severity.WARNING, "u.py", 2, start, 2, len(line.encode("utf-8")), "u.py::f", "print")
+    log = json.loads(render(Report(findings=[f]), "sarif"))
+    validate(log)
+    assert log["runs"][0]["columnKind"] == "unicodeCodePoints"
+    region = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    assert (region["startColumn"], region["endColumn"]) == (line.index("print") + 1, len(line) + 1)
+    annotation = render(Report(findings=[f]), "github")
+    assert f"col={line.index('print') + 1},endColumn={len(line) + 1}," in annotation

@@ -122,3 +122,15 @@ def clear_cache() -> None:
     """Forget read files (tests rewrite files between renders)."""
     _view.cache_clear()
     _notebook_layout.cache_clear()
+
+
+def char_col(path: str, line: int, byte_col: int, root: str | None = None) -> int:
+    """A 0-based column in code points for an ``ast`` column (UTF-8 bytes) on ``line``.
+
+    ``ast`` counts bytes, editors and SARIF (``columnKind: unicodeCodePoints``) count characters;
+    they differ on lines with non-ASCII text. Without the source, the byte column is returned.
+    """
+    text = line_text(path, line, root)
+    if text is None or byte_col <= 0 or text.isascii():
+        return byte_col
+    return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))

@@ -11,7 +11,7 @@ from typing import Any
 
 from tfadvisor.model import Finding, Report, Severity
 from tfadvisor.report._rules import rule_info
-from tfadvisor.report._source import notebook_file_line
+from tfadvisor.report._source import char_col, notebook_file_line
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -44,8 +44,8 @@ def annotation(f: Finding) -> str:
     end_line = max(line, f.end_line or line)
     props: dict[str, Any] = {"file": file, "line": line, "endLine": end_line}
     if end_line == line:  # GitHub ignores columns on multi-line annotations
-        props["col"] = max(1, f.col + 1)
-        props["endColumn"] = max(props["col"], f.end_col + 1)
+        props["col"] = max(1, char_col(f.path, line, f.col) + 1)
+        props["endColumn"] = max(props["col"], char_col(f.path, line, f.end_col) + 1)
     props["title"] = rule_info(f.rule).title
     return _command(_COMMAND[Severity(f.severity)], props, message)
 

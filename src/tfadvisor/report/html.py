@@ -16,7 +16,7 @@ from tfadvisor import __version__
 from tfadvisor.model import Finding, FunctionReport, Report
 from tfadvisor.report._html_assets import CSS, SCRIPT, content_security_policy
 from tfadvisor.report._rules import rule_info
-from tfadvisor.report._source import view
+from tfadvisor.report._source import char_col, view
 from tfadvisor.report._summary import VERDICT_ORDER, format_seconds, projected_saving_s, summarize
 
 CONTEXT_LINES = 2
@@ -167,7 +167,7 @@ def _finding(f: Finding, root: str | None) -> str:
     doc = ""
     if info.summary or info.why:
         doc = f"<details><summary>About {_e(info.code)}</summary><p>{_e(info.summary)}</p><p>{_e(info.why)}</p></details>"
-    where = f"{f.path}:{f.line}:{f.col + 1}"
+    where = f"{f.path}:{f.line}:{char_col(f.path, f.line, f.col, root) + 1}"
     if f.cell is not None:
         where += f" (cell {f.cell}" + (f", line {f.cell_line})" if f.cell_line is not None else ")")
     return (

@@ -20,7 +20,7 @@ from urllib.parse import quote
 from tfadvisor import __version__
 from tfadvisor.model import Finding, Report, Severity
 from tfadvisor.report._rules import RuleInfo, rule_info
-from tfadvisor.report._source import line_text, notebook_file_line
+from tfadvisor.report._source import char_col, line_text, notebook_file_line
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -68,8 +68,9 @@ def _region(f: Finding, root: str | None = None) -> dict[str, int]:
         return {"startLine": line or 1}
     start_line = max(1, f.line)
     end_line = max(start_line, f.end_line or start_line)
-    start_col = max(1, f.col + 1)
-    end_col = max(1, (f.end_col if f.end_col is not None else f.col) + 1)
+    start_col = max(1, char_col(f.path, start_line, f.col, root) + 1)
+    end_byte = f.end_col if f.end_col is not None else f.col
+    end_col = max(1, char_col(f.path, end_line, end_byte, root) + 1)
     if end_line == start_line and end_col < start_col:
         end_col = start_col
     return {"startLine": start_line, "startColumn": start_col, "endLine": end_line, "endColumn": end_col}
