@@ -133,6 +133,10 @@ def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=[reason])
     if fn.is_generator:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
+    cls = project.class_of(fn)
+    if fn.name == "call" and cls is not None and cls.keras:
+        return Decision(Verdict.LEAVE_EAGER, ["TF406"],
+                        assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.recursive:
         return Decision(Verdict.LEAVE_EAGER, ["TF404"])
     callers = linked.callers

@@ -191,7 +191,7 @@ class Project:
                                 kind = "tensor"
                         if kind == "unknown" and forwarded and forwarded in caller_params:
                             kind = caller_params[forwarded].kind if not caller_params[forwarded].guessed else "unknown"
-                        if key in site.varying and kind in ("primitive", "unknown") and not facts.varying:
+                        if key in site.varying and kind == "primitive" and not facts.varying:
                             facts.varying, changed = True, True
                         if kind not in ("tensor", "primitive") or facts.strength > 2:
                             continue

@@ -84,8 +84,8 @@ for _ in range(100):
                     if facts is None or facts.strength == 3 and facts.kind == "tensor":
                         continue
                     kind = site.args[int(key)] if key.isdigit() and int(key) < len(site.args) else site.kwargs.get(key)
-                    if kind == "tensor":
-                        continue
+                    if kind != "primitive":
+                        continue  # a loop over a dataset or a list of tensors varies too, harmlessly
                     path = caller.path if caller else None
                     yield fid, Hit(self.code, site.line, site.col, site.line, site.col + len(site.callee),
                                    f"{site.callee}() gets a Python value for `{name}` that changes on every "
