@@ -81,7 +81,12 @@ def make_report(measured: bool = True) -> Report:
         finding("TF201", Severity.WARNING, 21, 8, 33, "Trainer.step", "suppressed duplicate", suppressed=True),
     ]
     files = [FileStatus(TRAINER), FileStatus("pkg/broken.py", "error", "SyntaxError: invalid syntax (line 3)")]
-    return Report(files=files, functions=functions, findings=findings, command="run" if measured else "check")
+    if measured:
+        label = functions[3].measurement
+        label.traces = 3
+        label.retraces = ["x: shape (8,) then (5,) <last partial batch>"]
+    return Report(files=files, functions=functions, findings=findings, command="run" if measured else "check",
+                  run={"program": "train.py <args>", "exit_status": 0, "wall_s": 12.5} if measured else None)
 
 
 @pytest.fixture

@@ -90,3 +90,9 @@ def test_summary_figures(page: str) -> None:
     saving = re.search(r'id="projected-saving">([^<]+)<', page)
     assert saving and saving.group(1).startswith("+")
     assert "1 suppressed" in page and "pkg/broken.py" in page
+
+
+def test_run_facts_and_measurement_notes_are_shown_escaped(page: str) -> None:
+    assert '<section id="run">' in page and "train.py &lt;args&gt;" in page
+    notes = page[page.index('id="measurement-notes"'):]
+    assert "3 traces" in notes and "retrace: x: shape (8,) then (5,) &lt;last partial batch&gt;" in notes

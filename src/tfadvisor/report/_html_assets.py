@@ -45,6 +45,7 @@ figure { margin: 1rem 0 1.6rem; } figcaption { color: var(--muted); font-size: 1
 svg.plot { max-width: 100%; height: auto; display: block; }
 svg.plot * { stroke-linejoin: round; stroke-linecap: butt; }
 details summary { cursor: pointer; color: var(--muted); }
+table.kv { width: auto; } table.kv th { position: static; font-weight: 600; }
 """
 
 SCRIPT = """

@@ -96,6 +96,7 @@ def _function_row(fn: FunctionReport) -> str:
         _num_cell(m.calls if m else None, str(m.calls) if m else "-"),
         _num_cell(m.eager_s if m else None, format_seconds(m.eager_s) if m else "-"),
         _num_cell(m.graph_s if m else None, format_seconds(m.graph_s) if m else "-"),
+        _num_cell(m.xla_s if m else None, format_seconds(m.xla_s) if m else "-"),
         _num_cell(m.trace_s if m else None, format_seconds(m.trace_s) if m else "-"),
         _num_cell(m.break_even_calls if m else None,
                   f"{m.break_even_calls:.0f}" if m and m.break_even_calls is not None else "-"),
@@ -115,6 +116,7 @@ COLUMNS = (
     ("calls", "number", "calls observed"),
     ("eager / call", "number", "steady-state median per call, eager"),
     ("graph / call", "number", "steady-state median per call, as tf.function"),
+    ("xla / call", "number", "steady-state median per call, tf.function(jit_compile=True)"),
     ("trace", "number", "first-call overhead of graph mode"),
     ("break-even", "number", "calls needed to repay the trace"),
     ("graph saves", "number", "measured: calls x (eager - graph) - trace"),
@@ -135,8 +137,44 @@ def _table(report: Report) -> str:
         '<section id="functions"><h2>Functions</h2>'
         '<p class="muted">Click a column header to sort.</p>'
         f'<table class="sortable" id="function-table"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
-        "</section>"
+        f"{_measurement_notes(report)}</section>"
     )
+
+
+def _measurement_notes(report: Report) -> str:
+    """What the numbers alone do not say: failures, retraces and eager/graph differences."""
+    items = []
+    for fn in report.functions:
+        m = fn.measurement
+        if m is None:
+            continue
+        notes = []
+        if m.error:
+            notes.append(f"not measured: {m.error}")
+        if m.equivalent is False:
+            notes.append("results differ between eager and graph")
+        notes.extend(f"difference: {d}" for d in m.differences)
+        if m.traces and m.traces > 1:
+            notes.append(f"{m.traces} traces")
+        notes.extend(f"retrace: {r}" for r in m.retraces)
+        notes.extend(f"{mm.mode} failed: {mm.error}" for mm in m.modes if mm.error and not m.error)
+        if notes:
+            items.append(f"<li><code>{_e(fn.qualname)}</code>: " + "; ".join(_e(n) for n in notes) + "</li>")
+    if not items:
+        return ""
+    return '<h3>Measurement notes</h3><ul id="measurement-notes">' + "".join(items) + "</ul>"
+
+
+def _run_info(report: Report) -> str:
+    """The run-level facts `run` records (exit status, wall time...), scalars only."""
+    if not report.run:
+        return ""
+    rows = "".join(
+        f"<tr><th scope=row>{_e(k)}</th><td>{_e(v)}</td></tr>"
+        for k, v in report.run.items()
+        if isinstance(v, (str, int, float, bool)) and v != ""
+    )
+    return f'<section id="run"><h2>Run</h2><table class="kv">{rows}</table></section>' if rows else ""
 
 
 def _excerpt(f: Finding, root: str | None) -> str:
@@ -230,6 +268,6 @@ def render(report: Report, *, root: str | None = None, title: str | None = None,
         f"<title>{_e(title)}</title><style>{CSS}</style></head><body>"
         f"<header><h1>{_e(title)}</h1>"
         f'<p class="muted">tfadvisor {_e(__version__)}: should this be a @tf.function?</p></header>'
-        f"<main>{_summary(report)}{_table(report)}{_plots(report)}{_findings(report, root)}</main>"
+        f"<main>{_summary(report)}{_run_info(report)}{_table(report)}{_plots(report)}{_findings(report, root)}</main>"
         f"<script>{SCRIPT}</script></body></html>\n"
     )
