@@ -52,7 +52,7 @@ def _plain(full: str) -> SourceView | None:
     try:
         with open(full, "rb") as handle:
             data = handle.read()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
         return None
     return SourceView(tuple(data.decode("utf-8", errors="replace").splitlines()))
 
