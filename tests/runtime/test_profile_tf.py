@@ -116,3 +116,12 @@ def test_keras_train_step_creates_variables_once_per_mode(profiler):
         assert int(iterations[0]) == 5  # 5 calls, one optimizer step each, fresh optimizer per mode
         assert sum(k.startswith("`self.model`") for k in variables) == 4  # 2 Dense layers, built once
     assert m.eager_s / m.graph_s > 1.5
+
+
+def test_text_report_shows_a_row_per_mode_and_the_verdict(small_ops):
+    from tfadvisor.cli.profile import render_text
+
+    text = render_text(small_ops)
+    for label in ("eager", "tf.function", "jit_compile", "break-even after", "verdict: decorate"):
+        assert label in text
+    assert "\x1b[" not in text  # no colour codes in a file

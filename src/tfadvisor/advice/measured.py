@@ -2,10 +2,11 @@
 
 Pure functions (no TensorFlow): the runtime measures, this module decides. For N calls,
 
-    saved(N) = N * (eager - graph) - traces(N) * trace          (seconds; negative = graph loses)
-    break-even calls = (first graph call - eager) / (eager - graph)   (calls after the first)
+    saved(N) = N * (eager - graph) - traces(N) * trace + warm-up    (seconds; negative = graph loses)
+    break-even calls = (first graph call - first eager call) / (eager - graph)  (calls after the first)
 
-where ``trace`` is the first-call overhead of graph mode (first call minus a steady call). The
+where ``trace`` is the first-call overhead of graph mode (first call minus a steady call) and
+``warm-up`` the first-call overhead of eager mode (kernel creation), which decorating avoids. The
 interval on ``saved`` comes from the quartiles of the steady-state rounds. Safety comes first: a
 function that raises (TF604) or behaves differently (TF603) under tf.function is ``fix-first``
 whatever it would save; static hazards of the same function keep counting. The thresholds below
@@ -100,23 +101,29 @@ class MeasuredDecision:
 # -- arithmetic ---------------------------------------------------------------------------------
 
 
-def break_even_calls(first_call_s: float, eager_s: float, graph_s: float) -> float | None:
-    """Calls after the first before graph mode has repaid its tracing; None if it never does."""
+def break_even_calls(first_call_s: float, eager_s: float, graph_s: float,
+                     eager_first_s: float | None = None) -> float | None:
+    """Calls after the first before graph mode has repaid its tracing; None if it never does.
+
+    ``eager_first_s`` is the first eager call (its own warm-up); without it the steady eager time."""
     if eager_s <= graph_s:
         return None
-    return max(0.0, (first_call_s - eager_s) / (eager_s - graph_s))
+    first_eager = eager_s if eager_first_s is None else eager_first_s
+    return max(0.0, (first_call_s - first_eager) / (eager_s - graph_s))
 
 
-def net_saved(calls: int, eager_s: float, graph_s: float, trace_s: float, traces: int) -> float:
-    """Seconds saved by graph mode over ``calls`` calls with ``traces`` traces (negative: lost)."""
-    return calls * (eager_s - graph_s) - traces * trace_s
+def net_saved(calls: int, eager_s: float, graph_s: float, trace_s: float, traces: int,
+              warmup_s: float = 0.0) -> float:
+    """Seconds saved by graph mode over ``calls`` calls with ``traces`` traces (negative: lost);
+    ``warmup_s`` is eager's own first-call overhead, avoided by decorating."""
+    return calls * (eager_s - graph_s) - traces * trace_s + warmup_s
 
 
 def saved_interval(calls: int, eager: tuple[float, float], graph: tuple[float, float], trace_s: float,
-                   traces: int) -> list[float]:
+                   traces: int, warmup_s: float = 0.0) -> list[float]:
     """[low, high] of ``net_saved`` from the quartiles (q1, q3) of eager and graph per-call times."""
-    low = net_saved(calls, eager[0], graph[1], trace_s, traces)
-    high = net_saved(calls, eager[1], graph[0], trace_s, traces)
+    low = net_saved(calls, eager[0], graph[1], trace_s, traces, warmup_s)
+    high = net_saved(calls, eager[1], graph[0], trace_s, traces, warmup_s)
     return [min(low, high), max(low, high)]
 
 
@@ -198,7 +205,8 @@ def judge(
     speedup = e / g if g > 0 else float("inf")
     saved = m.saved_s if m.saved_s is not None else net_saved(n, e, g, trace_s, traces)
     pays = saved > 0 and speedup >= MIN_GRAPH_SPEEDUP
-    pays_if_one_trace = net_saved(n, e, g, trace_s, 1) > 0 and speedup >= MIN_GRAPH_SPEEDUP
+    warmup = max(0.0, eager.first_call_s - e) if eager.first_call_s is not None else 0.0
+    pays_if_one_trace = net_saved(n, e, g, trace_s, 1, warmup) > 0 and speedup >= MIN_GRAPH_SPEEDUP
     storm = is_retrace_storm(m.traces, measured_calls)
 
     xla_better = False
@@ -207,7 +215,7 @@ def judge(
         xla_better = (
             m.xla_s * XLA_MIN_SPEEDUP <= g
             and xla_equivalent is not False
-            and net_saved(n, e, m.xla_s, xla_compile, traces) > max(saved, 0.0)
+            and net_saved(n, e, m.xla_s, xla_compile, traces, warmup) > max(saved, 0.0)
         )
 
     if storm:

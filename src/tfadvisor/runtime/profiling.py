@@ -315,12 +315,15 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
     if graph is not None and graph.first_call_s is not None and g is not None:
         m.trace_s = max(0.0, graph.first_call_s - g)
     if e is not None and g is not None and graph is not None and graph.first_call_s is not None:
-        m.break_even_calls = measured.break_even_calls(graph.first_call_s, e, g)
-        traces = m.traces or 1
-        m.saved_s = measured.net_saved(n, e, g, m.trace_s or 0.0, traces)
         assert eager is not None and eager.stats is not None and graph.stats is not None
+        eager_first = eager.first_call_s if eager.first_call_s is not None else e
+        m.break_even_calls = measured.break_even_calls(graph.first_call_s, e, g, eager_first)
+        traces = m.traces or 1
+        warmup = max(0.0, eager_first - e)
+        m.saved_s = measured.net_saved(n, e, g, m.trace_s or 0.0, traces, warmup)
         m.saved_interval_s = measured.saved_interval(n, (eager.stats.q1, eager.stats.q3),
-                                                     (graph.stats.q1, graph.stats.q3), m.trace_s or 0.0, traces)
+                                                     (graph.stats.q1, graph.stats.q3), m.trace_s or 0.0, traces,
+                                                     warmup)
     if eager is not None and graph is not None and eager.error is None and graph.error is None:
         m.differences = _compare(eager, graph)
         m.equivalent = not m.differences
@@ -350,13 +353,12 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
 
 
 def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
-    """Traces over ``n`` calls: counted when n is within the measured calls, else projected
-    (a storm keeps tracing at the measured rate; otherwise the sequence repeats, cached)."""
+    """Traces over ``n`` calls: counted when n is within the measured calls; beyond them the calls
+    are assumed to repeat the measured argument signatures, which are cached (stated in the
+    verdict's assumptions)."""
     traces = graph.traces or 0
-    if n <= measured_calls:
-        return max(1, sum(1 for i in graph.traced_calls if i < n)) if graph.traced_calls else traces
-    if measured.is_retrace_storm(traces, measured_calls) and measured_calls > 1:
-        return round(1 + (traces - 1) * (n - 1) / (measured_calls - 1))
+    if n <= measured_calls and graph.traced_calls:
+        return max(1, sum(1 for i in graph.traced_calls if i < n))
     return traces
 
 
