@@ -26,10 +26,11 @@ def invoke(*args: str):
     return CliRunner().invoke(main, ["report", *args], catch_exceptions=False)
 
 
-def test_json_round_trips(saved: Path) -> None:
+def test_json_round_trips(saved: Path, schema_valid) -> None:
     result = invoke(str(saved), "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.output) == json.loads(saved.read_text())
+    schema_valid(json.loads(result.output))
 
 
 def test_sarif_to_a_file_is_valid(in_project: Path, saved: Path, tmp_path: Path) -> None:
