@@ -47,3 +47,12 @@ def test_hanging_hits_the_time_limit_and_keeps_partial_results(profiler):
     r = profiler.profile(ref("hangs"), ref("one_call"), timeout=2)
     assert r.error_kind == "timeout"
     assert "time limit of 2 s" in r.measurement.error
+
+
+def test_an_exhausted_budget_measures_nothing_and_says_so():
+    from tfadvisor.runtime.profiling import Profiler, Target
+
+    with Profiler() as session:  # no worker is started when nothing fits in the budget
+        results = session.profile_many([Target(ref("scaled"), ref("scaled_calls"))], budget_s=0)
+        assert session._worker is None
+    assert results[0].error_kind == "timeout" and "budget" in results[0].measurement.error

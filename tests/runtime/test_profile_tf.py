@@ -125,3 +125,15 @@ def test_text_report_shows_a_row_per_mode_and_the_verdict(small_ops):
     for label in ("eager", "tf.function", "jit_compile", "break-even after", "verdict: decorate"):
         assert label in text
     assert "\x1b[" not in text  # no colour codes in a file
+
+
+def test_profile_many_shares_one_worker_and_reports_progress(profiler):
+    from tfadvisor.runtime.profiling import Target
+
+    seen = []
+    targets = [Target(ref("scaled"), ref("scaled_calls")), Target(ref("appends"), ref("appends_calls"))]
+    results = profiler.profile_many(targets, budget_s=300, modes=EAGER_GRAPH,
+                                    progress=lambda done, total, target, result: seen.append((done, total, result is None)))
+    assert [r.where.qualname for r in results] == ["scaled", "appends"]
+    assert results[0].measurement.traces == 6 and results[1].measurement.equivalent is False
+    assert seen == [(0, 2, True), (1, 2, False), (1, 2, True), (2, 2, False)]
