@@ -69,3 +69,18 @@ def test_by_value_payload_gives_fresh_shared_state_on_every_load():
     second = load_job(spec, fresh=True)
     assert second.observe() == {"n": 0}  # a new mode starts from the state at pickling time
     assert pickle.loads(pickle.dumps(spec)).user_modules == spec.user_modules
+
+
+def test_source_of_notebook_functions_travels_for_autograph():
+    import linecache
+
+    name = "<ipython-input-7-abc>"
+    text = "def cell_fn(x):\n    return x\n"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    namespace: dict = {}
+    exec(compile(text, name, "exec"), namespace)
+    spec = build_job(namespace["cell_fn"], [((1,), {})])
+    assert spec.sources == {name: text.splitlines(True)}
+    del linecache.cache[name]
+    load_job(spec, fresh=True)
+    assert linecache.getlines(name) == text.splitlines(True)

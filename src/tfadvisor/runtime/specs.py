@@ -108,6 +108,9 @@ class JobSpec:
     fresh: NameRef | str | None = None
     observe: NameRef | str | None = None
     payload: bytes | None = None
+    # source of by-value functions defined where the child cannot read it (notebook cells, the
+    # interactive shell): AutoGraph reads source to convert control flow, so it travels too
+    sources: dict[str, list[str]] = field(default_factory=dict)
     user_modules: list[str] = field(default_factory=list)
     sys_path: list[str] = field(default_factory=list)
     cwd: str | None = None
@@ -151,8 +154,25 @@ def build_job(fn: Any, calls: Any, fresh: Any = None, observe: Any = None) -> Jo
             user_modules.append(ref.module)
     spec.user_modules = sorted(set(user_modules))
     if by_value:
+        spec.sources = _unreadable_sources(by_value.values())
         spec.payload = dumps(by_value)
     return spec
+
+
+def _unreadable_sources(objects: Any) -> dict[str, list[str]]:
+    """Source lines the parent has (linecache) for code whose file the child cannot open."""
+    import linecache
+
+    out: dict[str, list[str]] = {}
+    for obj in objects:
+        for candidate in (obj, getattr(obj, "python_function", None), getattr(obj, "__func__", None)):
+            code = getattr(candidate, "__code__", None)
+            name = getattr(code, "co_filename", None)
+            if name and name not in out and not os.path.isfile(name):
+                lines = linecache.getlines(name)
+                if lines:
+                    out[name] = lines
+    return out
 
 
 @dataclass(frozen=True)
@@ -185,6 +205,11 @@ def load_job(spec: JobSpec, *, fresh: bool) -> Loaded:
         for name in spec.user_modules:
             for loaded in [m for m in sys.modules if m == name]:
                 sys.modules.pop(loaded, None)
+    if spec.sources:
+        import linecache
+
+        for name, lines in spec.sources.items():  # mtime None: never invalidated by checkcache
+            linecache.cache[name] = (sum(map(len, lines)), None, list(lines), name)
     values: dict[str, Any] = pickle.loads(spec.payload) if spec.payload else {}
     reloaded: set[str] = set()
 
