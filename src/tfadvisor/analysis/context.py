@@ -178,7 +178,7 @@ class ScopeContext:
     def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
         name = self.call_name(call)
         if tfapi.is_tensor_op(name) or tfapi.creates_variable(name):
-            return ("tensor", ())
+            return _tf_call_kind(name)  # type: ignore[arg-type]
         if name in _PRIMITIVE_BUILTINS:
             return ("primitive", ())
         if name is None:
@@ -190,10 +190,16 @@ class ScopeContext:
         func = call.func
         if isinstance(func, ast.Attribute):
             receiver = self.kind_deps(func.value)
-            if func.attr in ("gradient", "jacobian") or (
-                receiver[0] == "tensor" and func.attr not in tfapi.EAGER_ONLY_METHODS
-            ):
-                return ("tensor", receiver[1] if receiver[0] == "tensor" else ())
+            if func.attr in ("gradient", "jacobian"):
+                return ("tensor", ())
+            if receiver[0] == "tensor" and func.attr not in tfapi.EAGER_ONLY_METHODS:
+                if func.attr in _STATIC_METHODS:
+                    return ("object", ())
+                if receiver[1] and func.attr not in _TENSOR_METHODS:
+                    # ``values.split(",")`` on a parameter we only guess is a tensor: most such
+                    # method calls are on Python objects; do not build a tensor guess on a guess.
+                    return ("unknown", ())
+                return ("tensor", receiver[1])
             return ("unknown", ())
         if isinstance(func, ast.Name) and func.id in self.params and func.id in _TENSORISH_PARAM_NAMES:
             return ("tensor", ())
@@ -257,6 +263,32 @@ class ScopeContext:
             declared.update(node.names)  # type: ignore[attr-defined]
         bound = {n.id for n in self.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}  # type: ignore[attr-defined]
         return frozenset(bound - declared - set(self.params))
+
+
+# Methods of tensors and variables that give tensors, and ones that give static Python values.
+_TENSOR_METHODS = frozenset({"read_value", "value", "assign", "assign_add", "assign_sub", "sparse_read",
+                             "gather_nd", "__getitem__", "to_tensor", "stack", "concat", "read"})
+_STATIC_METHODS = frozenset({"get_shape", "as_list", "is_fully_defined", "num_elements", "is_compatible_with"})
+# TensorFlow functions that answer a Python question (a bool, a dtype, a static value), not ops.
+_TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_static_value", "constant_value",
+                               "as_dtype", "TensorShape", "in_cross_replica_context", "has_strategy",
+                               "get_strategy", "get_replica_context", "type_spec_from_value",
+                               "executing_eagerly_outside_functions", "is_tensor", "is_symbolic_tensor",
+                               "get_default_graph", "name_scope", "control_dependencies", "device",
+                               "get_variable_scope", "variable_scope"})
+
+
+def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
+    """Whether a call into TensorFlow gives a tensor. TF's own internals (``tensorflow.python.*``)
+    are ops only in its ``*_ops`` modules; elsewhere they are framework code (a checked TF tree)."""
+    last = name.rsplit(".", 1)[-1]
+    if last in _TF_PYTHON_VALUES or last.startswith(("is_", "has_")) or name.startswith("tensorflow.nest."):
+        return ("primitive", ()) if last.startswith(("is_", "has_", "executing")) else ("object", ())
+    if name.startswith("tensorflow.python."):
+        modules = name.split(".")[2:-1]
+        if not any(m == "ops" or m.endswith(("_ops", "_op")) for m in modules):
+            return ("unknown", ())
+    return ("tensor", ())
 
 
 def _contains(tree: ast.AST, target: ast.AST) -> bool:

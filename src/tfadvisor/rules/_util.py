@@ -14,6 +14,10 @@ from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.scopes import Scope
 
 Deps = tuple[str, ...]
+# Parameters with no evidence either way: a hit that rests on one only counts when its name says
+# "tensor" (then check marks it speculative, or certain when a call site passes a tensor).
+_ITERABLE_HINTS = frozenset({"dataset", "ds", "train_ds", "val_ds", "test_ds", "train_dataset",
+                             "eval_dataset", "test_dataset", "val_dataset", "iterator"})
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
@@ -41,10 +45,21 @@ def decorator_option(ctx: ScopeContext, node: ast.AST, option: str) -> ast.expr 
     return None
 
 
+def likely_tensor(ctx: ScopeContext, node: ast.AST, iterable: bool = False) -> tuple[bool, Deps]:
+    """Whether ``node`` is a tensor: for sure (from a TF op or a parameter known to be one), or as a
+    guess resting on parameters whose names suggest tensors (listed, so check can confirm or drop)."""
+    is_tensor, deps = ctx.is_tensor(node)
+    if not is_tensor or not deps:
+        return is_tensor, deps
+    hints = tfapi.TENSOR_NAME_HINTS | _ITERABLE_HINTS if iterable else tfapi.TENSOR_NAME_HINTS
+    kept = tuple(d for d in deps if d in hints)
+    return bool(kept), kept
+
+
 def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
     """Whether AutoGraph turns this loop into a TF loop (and the parameters that decide it)."""
     if isinstance(loop, ast.While):
-        return ctx.is_tensor(loop.test)
+        return likely_tensor(ctx, loop.test)
     if not isinstance(loop, ast.For):
         return (False, ())
     it = loop.iter
@@ -53,7 +68,7 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
         if name == "range":  # range(tf_value) becomes tf.range under AutoGraph
             deps: Deps = ()
             for arg in it.args:
-                is_tensor, d = ctx.is_tensor(arg)
+                is_tensor, d = likely_tensor(ctx, arg)
                 if is_tensor and not d:
                     return (True, ())
                 if is_tensor:
@@ -63,7 +78,7 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
             return (True, ())
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"):
             return (False, ())
-    return ctx.is_tensor(it)
+    return likely_tensor(ctx, it, iterable=True)
 
 
 def ends_with_exit(stmts: list[ast.stmt]) -> bool:

@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import module_scope
+from tfadvisor.rules._util import likely_tensor, module_scope
 from tfadvisor.rules.base import Rule, register
 
 
@@ -114,7 +114,7 @@ class C:
             value = node.value  # type: ignore[attr-defined]
             if value is None or _creates_state(ctx, value):
                 continue
-            is_tensor, deps = ctx.is_tensor(value)
+            is_tensor, deps = likely_tensor(ctx, value)
             if not is_tensor:
                 continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]

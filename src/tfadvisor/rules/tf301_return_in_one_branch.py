@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -87,7 +88,7 @@ def f(x, training=False):
             in_else = _returns_value(node.orelse, ctx)  # type: ignore[attr-defined]
             if bool(in_body) == bool(in_else):
                 continue
-            is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
             if not is_tensor:
                 continue
             yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,  # type: ignore[attr-defined]

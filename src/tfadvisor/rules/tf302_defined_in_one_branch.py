@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import defined_before, ends_with_exit, stores, used_after
+from tfadvisor.rules._util import defined_before, ends_with_exit, likely_tensor, stores, used_after
 from tfadvisor.rules.base import Rule, register
 
 
@@ -79,7 +79,7 @@ def forward(x, training=False):
             body, orelse = node.body, node.orelse  # type: ignore[attr-defined]
             if ends_with_exit(body) or ends_with_exit(orelse):
                 continue  # the other path is the only one that continues
-            is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
             if not is_tensor:
                 continue
             in_body, in_else = stores(ctx, body), stores(ctx, orelse)

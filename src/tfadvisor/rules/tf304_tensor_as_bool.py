@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import decorator_option
+from tfadvisor.rules._util import decorator_option, likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -78,13 +78,13 @@ def positive(x):
             return
         for call in ctx.scope.nodes(ast.Call):
             if ctx.call_name(call) == "bool" and len(call.args) == 1:  # type: ignore[attr-defined,arg-type]
-                is_tensor, deps = ctx.is_tensor(call.args[0])  # type: ignore[attr-defined]
+                is_tensor, deps = likely_tensor(ctx, call.args[0])  # type: ignore[attr-defined]
                 if is_tensor:
                     yield self.hit(call, "bool() of a tensor asks Python for the value of a symbolic tensor",
                                    depends_on=deps)
         for comp in ctx.scope.nodes(ast.comprehension):
             for cond in comp.ifs:  # type: ignore[attr-defined]
-                is_tensor, deps = ctx.is_tensor(cond)
+                is_tensor, deps = likely_tensor(ctx, cond)
                 if is_tensor:
                     yield self.hit(cond, "a comprehension condition on a tensor: AutoGraph does not convert "
                                          "comprehensions; use tf.boolean_mask or tf.where", depends_on=deps)
@@ -92,7 +92,7 @@ def positive(x):
         if isinstance(option, ast.Constant) and option.value is False:
             for node in ctx.scope.nodes(ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.Assert):
                 test = node.values[0] if isinstance(node, ast.BoolOp) else node.test  # type: ignore[attr-defined]
-                is_tensor, deps = ctx.is_tensor(test)
+                is_tensor, deps = likely_tensor(ctx, test)
                 if is_tensor:
                     yield self.hit(node if not isinstance(node, (ast.If, ast.While)) else test,
                                    "a tensor condition in a tf.function with autograph=False: Python needs "

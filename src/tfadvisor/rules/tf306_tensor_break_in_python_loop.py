@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import tf_loop
+from tfadvisor.rules._util import likely_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 
@@ -106,7 +106,7 @@ def first_layers(x, layers):
 def _tensor_if_between(ctx: ScopeContext, chain: tuple[ast.AST, ...], node: ast.AST) -> tuple[ast.If, tuple[str, ...]] | None:
     for outer in chain:
         if isinstance(outer, ast.If) and ctx.in_branch(node, outer):
-            is_tensor, deps = ctx.is_tensor(outer.test)
+            is_tensor, deps = likely_tensor(ctx, outer.test)
             if is_tensor:
                 return outer, deps
     return None

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import tf_loop
+from tfadvisor.rules._util import likely_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 LARGE = 100  # iterations from which an unrolled loop is worth a tf.range
@@ -106,12 +106,12 @@ def _literal(node: ast.AST) -> int | None:
 def _data_size(ctx: ScopeContext, node: ast.AST) -> tuple[str, tuple[str, ...]] | None:
     """``len(t)`` or ``t.shape[i]`` of a tensor ``t``."""
     if isinstance(node, ast.Call) and ctx.call_name(node) == "len" and node.args:
-        is_tensor, deps = ctx.is_tensor(node.args[0])
+        is_tensor, deps = likely_tensor(ctx, node.args[0])
         if is_tensor and not deps:
             return ast.unparse(node), deps
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
             and node.value.attr == "shape"):
-        is_tensor, deps = ctx.is_tensor(node.value.value)
+        is_tensor, deps = likely_tensor(ctx, node.value.value)
         if is_tensor:
             return ast.unparse(node), deps
     return None

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import last_assignment_before, tf_loop
+from tfadvisor.rules._util import last_assignment_before, likely_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 _FLOAT_OPS = ("reduce_mean", "sigmoid", "softmax", "exp", "log", "sqrt", "tanh", "normal", "uniform",
@@ -128,7 +128,7 @@ def _all_python(ctx: ScopeContext, test: ast.AST, changing: str) -> bool:
     """The condition is Python before the loop: every other name in it is not a tensor."""
     for n in ast.walk(test):
         if isinstance(n, ast.Name) and n.id != changing:
-            if ctx.is_tensor(n)[0] or n.id in ctx.params:
+            if likely_tensor(ctx, n)[0] or n.id in ctx.params:
                 return False
         if isinstance(n, ast.Call):
             return False

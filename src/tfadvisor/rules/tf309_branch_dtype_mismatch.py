@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 _DTYPES = {"float16": "float", "float32": "float", "float64": "float", "bfloat16": "float",
@@ -90,7 +91,7 @@ def mode(x, training=False):
                 a, b = _dtype(ctx, main[name]), _dtype(ctx, other[name])
                 if a is None or b is None or a == b:
                     continue
-                is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
+                is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
                 if not is_tensor:
                     break
                 yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,  # type: ignore[attr-defined]

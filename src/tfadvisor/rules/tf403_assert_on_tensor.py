@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -68,7 +69,7 @@ def flatten(x):
         if ctx.function is None:
             return
         for node in ctx.scope.nodes(ast.Assert):
-            is_tensor, deps = ctx.is_tensor(node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
             if not is_tensor:
                 continue
             msg = node.msg  # type: ignore[attr-defined]
