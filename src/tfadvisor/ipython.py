@@ -294,8 +294,12 @@ def profile_magic(ipython: Any, line: str) -> NotebookResult | None:
     return out
 
 
-def check_magic(ipython: Any, line: str) -> NotebookResult:
-    report, history = check_history(notebook_cells(ipython))
+def check_magic(ipython: Any, line: str) -> NotebookResult | None:
+    try:
+        report, history = check_history(notebook_cells(ipython))
+    except Exception as exc:  # noqa: BLE001 - one line in the notebook, never a traceback
+        print(f"tfadvisor: the check failed: {type(exc).__name__}: {exc}")
+        return None
     out = NotebookResult(report, "tfadvisor check (cells so far)", history)
     out.notes.extend(f"In [{n}] skipped: {why}" for n, why in history.skipped)
     path = line.strip()
@@ -309,7 +313,7 @@ def check_magic(ipython: Any, line: str) -> NotebookResult:
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%tfadvisor_check`` and ``%tfadvisor_profile`` (``%load_ext tfadvisor``)."""
 
-    def tfadvisor_check(line: str) -> NotebookResult:
+    def tfadvisor_check(line: str) -> NotebookResult | None:
         """%tfadvisor_check [--html FILE]: static verdicts and findings for the cells run so far."""
         return check_magic(ipython, line)
 

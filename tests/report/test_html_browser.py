@@ -111,3 +111,21 @@ def test_a_report_without_measurements_has_no_plots(browser, tmp_path: Path, sta
     assert browser.execute_script("return document.querySelectorAll('svg.plot').length") == 0
     assert browser.execute_script("return document.querySelectorAll('#function-table tbody tr').length") == 5
     assert browser.get_log("browser") == []
+
+
+def test_the_console_check_would_catch_errors(browser, tmp_path: Path) -> None:
+    """The harness itself: a page whose script and remote image the CSP blocks shows SEVERE entries."""
+    from tfadvisor.report._html_assets import content_security_policy
+
+    from .conftest import open_page
+
+    bad = tmp_path / "bad.html"
+    bad.write_text(
+        "<!DOCTYPE html><html><head><meta charset=utf-8>"
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy()}"></head><body>'
+        "<script>console.error('boom')</script><img src='https://example.invalid/x.png'></body></html>",
+        encoding="utf-8",
+    )
+    page = open_page(browser, bad)
+    severe = [e["message"] for e in page["log"] if e["level"] == "SEVERE"]
+    assert any("Content Security Policy" in m for m in severe), page["log"]
