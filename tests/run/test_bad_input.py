@@ -30,23 +30,29 @@ def _run(tmp_path, *args, **kwargs):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_report_written_and_status_kept(tmp_path, name, schema_valid):
+def test_report_written_and_status_kept(tmp_path, monkeypatch, capsys, name, schema_valid):
+    """In-process through the command's ``execute`` (the CLI itself is covered below)."""
+    from tfadvisor.cli.run import execute
+
     source, status, outcome = CASES[name]
     (tmp_path / name).write_text(source)
-    proc = _run(tmp_path, "--format", "json", "--output", "out.json", name, "--", "--an-arg")
-    assert proc.returncode == status, proc.stderr
+    monkeypatch.chdir(tmp_path)
+    code = execute(name, ["--an-arg"], is_module=False, project=None, budget_s=10, memory_budget=1 << 20,
+                   fmt="json", output="out.json", quiet=False)
+    out, err = capsys.readouterr()
+    assert code == status, err
     data = json.loads((tmp_path / "out.json").read_text())
     schema_valid(data)
     assert data["run"]["exit_status"] == status and data["run"]["outcome"] == outcome
-    assert "tfadvisor/runtime" not in proc.stderr  # the program's traceback, without our frames
+    assert "tfadvisor/runtime" not in err  # the program's traceback, without our frames
     if status:
-        assert "exit status" in proc.stderr
+        assert "exit status" in err
     if name == "ok.py":
-        assert "42 ['--an-arg']" in proc.stdout
+        assert "42 ['--an-arg']" in out
     if name in ("exits.py", "raises.py"):
         assert [f["qualname"] for f in data["functions"]] == ["f"]  # what ran is reported
     if name == "raises.py":
-        assert "ZeroDivisionError" in data["run"]["error"] and 'File "raises.py", line 2' in proc.stderr
+        assert "ZeroDivisionError" in data["run"]["error"] and 'File "raises.py", line 2' in err
 
 
 def test_missing_script_is_one_line_and_still_reported(tmp_path, schema_valid):

@@ -91,15 +91,36 @@ def retrace_explanations(stats: FunctionStats, limit: int = 3) -> tuple[list[str
 
 
 def tensorized_traces(stats: FunctionStats) -> int:
-    """Distinct signatures if Python numbers were tensors (what input_signature would trace)."""
-    return len({_relax(s.key) for s in stats.signatures}) or 1
+    """Traces if Python numbers were tensors and shapes relaxed (an input_signature with None dims)."""
+    return len({_relax(s.key, numbers=True) for s in stats.signatures}) or 1
 
 
-def _relax(key: Any) -> Any:
+def retrace_options(stats: FunctionStats) -> dict[str, int]:
+    """How many traces the observed signatures cost as they are, with reduce_retracing, and with
+    Python numbers as tensors (input_signature). reduce_retracing traces a shape exactly once, then
+    once more with the varying dimensions relaxed to None; Python values still trace per value."""
+    groups: dict[Any, int] = {}
+    for seen in stats.signatures:
+        relaxed = _relax(seen.key, numbers=False)
+        groups[relaxed] = groups.get(relaxed, 0) + 1
+    distinct = len(stats.signatures) + (1 if stats.signatures_overflow else 0)
+    return {
+        "distinct_signatures": distinct,
+        "with_reduce_retracing": sum(min(n, 2) for n in groups.values()),
+        "with_numbers_as_tensors": tensorized_traces(stats),
+    }
+
+
+def _relax(key: Any, numbers: bool) -> Any:
+    """A signature key with tensor shapes reduced to their rank (and numbers to their type)."""
     if isinstance(key, tuple):
-        if len(key) == 2 and key[0] in (int, float) and not isinstance(key[1], tuple):
+        if len(key) == 3 and isinstance(key[0], type) and isinstance(key[2], tuple) and all(
+            d is None or isinstance(d, int) for d in key[2]
+        ):
+            return (key[0], key[1], len(key[2]))
+        if numbers and len(key) == 2 and key[0] in (int, float) and not isinstance(key[1], tuple):
             return (key[0], "tensor")
-        return tuple(_relax(k) for k in key)
+        return tuple(_relax(k, numbers) for k in key)
     return key
 
 

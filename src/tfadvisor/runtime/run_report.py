@@ -18,6 +18,7 @@ from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run_project import (
     Projection,
     as_tensors,
+    retrace_options,
     covered_finding,
     decide,
     findings_of,
@@ -173,6 +174,7 @@ def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
         "replay_error": p.replay.error if p.replay else None,
         "samples": len(s.samples),
         "as_tensors": as_tensors(p),
+        "retraces": retrace_options(s) if len(s.signatures) > 1 else None,
     }
 
 
