@@ -13,6 +13,7 @@ import pytest
 from tfadvisor.model import Report
 from tfadvisor.report import render
 from tfadvisor.report._html_assets import SCRIPT, script_hash
+from tfadvisor.report.plots import plots
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +97,25 @@ def test_run_facts_and_measurement_notes_are_shown_escaped(page: str) -> None:
     assert '<section id="run">' in page and "train.py &lt;args&gt;" in page
     notes = page[page.index('id="measurement-notes"'):]
     assert "3 traces" in notes and "retrace: x: shape (8,) then (5,) &lt;last partial batch&gt;" in notes
+
+
+def test_many_measured_functions_are_capped_and_said_so() -> None:
+    import copy
+
+    from tfadvisor.report.plots import MAX_BARS, MAX_CURVES, MAX_PER_CALL
+
+    from .conftest import make_report
+
+    base = make_report()
+    report = copy.deepcopy(base)
+    report.functions = []
+    for i in range(40):
+        fn = copy.deepcopy(base.functions[1])
+        fn.qualname, fn.id = f"f{i}", f"pkg/trainer.py::f{i}"
+        fn.measurement.eager_s = (i + 1) * 1e-4
+        report.functions.append(fn)
+    figures = {p.key: p for p in plots(report)}
+    assert f"The {MAX_PER_CALL} slowest of 40" in figures["time-per-call"].caption
+    assert f"The {MAX_BARS} largest of 40" in figures["time-saved"].caption
+    assert f"The {MAX_CURVES} functions with the largest effect of 40" in figures["break-even"].caption
+    assert "f39" in figures["time-per-call"].svg and "f0 " not in figures["time-per-call"].svg

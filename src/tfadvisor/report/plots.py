@@ -17,6 +17,7 @@ from typing import Any
 from tfadvisor.model import FunctionReport, Report
 
 MAX_BARS = 25
+MAX_PER_CALL = 15
 MAX_CURVES = 6
 COLOURS = {"eager": "#e07b39", "graph": "#3a6ea5", "xla": "#4c9a5b", "gain": "#4c9a5b", "loss": "#c0392b"}
 
@@ -129,12 +130,14 @@ def _style(ax: Any) -> None:
 
 def time_per_call(data: list[Timing]) -> Plot | None:
     """Grouped bars: steady-state time per call in each mode, per function (log scale)."""
-    rows = [t for t in data if t.eager is not None or t.graph is not None][:MAX_BARS]
-    if not rows:
+    measured = [t for t in data if t.eager is not None or t.graph is not None]
+    if not measured:
         return None
-    rows = sorted(rows, key=lambda t: t.eager or t.graph or 0.0)
+    # the functions that cost most per call, slowest at the top
+    rows = sorted(measured, key=lambda t: t.eager or t.graph or 0.0, reverse=True)[:MAX_PER_CALL]
+    rows.reverse()
     modes = [m for m in ("eager", "graph", "xla") if any(getattr(t, m) is not None for t in rows)]
-    fig = _figure(7.5, 1.0 + 0.45 * len(rows) * max(1, len(modes)) / 2)
+    fig = _figure(7.5, 1.0 + 0.22 * len(rows) * len(modes))
     ax = fig.add_subplot()
     height = 0.8 / len(modes)
     for k, mode in enumerate(modes):
@@ -155,8 +158,9 @@ def time_per_call(data: list[Timing]) -> Plot | None:
     ax.set_xlabel(f"time per call (ms{', log scale' if log else ''}; whiskers: interquartile range)")
     ax.legend(loc="lower right", frameon=False)
     _style(ax)
+    shown = f" The {len(rows)} slowest of {len(measured)} measured functions." if len(rows) < len(measured) else ""
     return Plot("time-per-call", "Time per call in each mode",
-                "Steady-state median per call. Shorter is faster.", _svg(fig, "time-per-call"))
+                "Steady-state median per call. Shorter is faster." + shown, _svg(fig, "time-per-call"))
 
 
 def time_saved(data: list[Timing]) -> Plot | None:
@@ -164,6 +168,7 @@ def time_saved(data: list[Timing]) -> Plot | None:
     rows = [t for t in data if t.saved is not None]
     if not rows:
         return None
+    total = len(rows)
     rows = sorted(rows, key=lambda t: abs(t.saved or 0.0), reverse=True)[:MAX_BARS]
     rows.reverse()
     scale, unit = _unit(max(abs(t.saved or 0.0) for t in rows) or 1.0)
@@ -180,7 +185,8 @@ def time_saved(data: list[Timing]) -> Plot | None:
     ax.set_xlabel(f"time saved as tf.function over the observed calls ({unit}; negative: slower)")
     _style(ax)
     return Plot("time-saved", "Time saved per function",
-                "calls × (eager − graph) − trace time, with its uncertainty. Green pays off, red loses time.",
+                "calls × (eager − graph) − trace time, with its uncertainty. Green pays off, red loses time."
+                + (f" The {len(rows)} largest of {total}." if len(rows) < total else ""),
                 _svg(fig, "time-saved"))
 
 
@@ -189,6 +195,7 @@ def break_even(data: list[Timing]) -> Plot | None:
     rows = [t for t in data if t.eager is not None and t.graph is not None]
     if not rows:
         return None
+    total = len(rows)
     rows = sorted(rows, key=lambda t: abs(t.saved or 0.0), reverse=True)[:MAX_CURVES]
     cols = min(3, len(rows))
     nrows = (len(rows) + cols - 1) // cols
@@ -199,8 +206,8 @@ def break_even(data: list[Timing]) -> Plot | None:
     for ax, t in zip(axes.flat, rows):
         assert t.eager is not None and t.graph is not None
         span = max(t.calls, int((t.break_even or 0) * 1.5), 10)
-        total = max(t.eager * span, t.trace + t.graph * span)
-        scale, unit = _unit(total)
+        top = max(t.eager * span, t.trace + t.graph * span)
+        scale, unit = _unit(top)
         xs = [0, span]
         ax.plot(xs, [0, t.eager * span * scale], color=COLOURS["eager"], label="eager")
         ax.plot(xs, [t.trace * scale, (t.trace + t.graph * span) * scale], color=COLOURS["graph"], label="graph")
@@ -209,7 +216,7 @@ def break_even(data: list[Timing]) -> Plot | None:
             ax.annotate(f"break-even ≈ {t.break_even:.0f}", (t.break_even, 0), xytext=(3, 3),
                         textcoords="offset points", fontsize=7, color="#555555")
         ax.axvline(t.calls, color="#333333", linestyle="--", linewidth=0.8)
-        ax.annotate(f"observed: {t.calls}", (t.calls, total * scale), xytext=(-3, -10), ha="right",
+        ax.annotate(f"observed: {t.calls}", (t.calls, top * scale), xytext=(-3, -10), ha="right",
                     textcoords="offset points", fontsize=7, color="#333333")
         ax.set_title(t.label, fontsize=9)
         ax.set_xlabel("calls", fontsize=8)
@@ -221,7 +228,9 @@ def break_even(data: list[Timing]) -> Plot | None:
     axes.flat[0].legend(loc="upper left", frameon=False, fontsize=7)
     return Plot("break-even", "Break-even",
                 "Cumulative time against the number of calls. Graph mode starts with its trace time and "
-                "pays it back at the break-even point.", _svg(fig, "break-even"))
+                "pays it back at the break-even point."
+                + (f" The {len(rows)} functions with the largest effect of {total}." if len(rows) < total else ""),
+                _svg(fig, "break-even"))
 
 
 def plots(report: Report) -> list[Plot]:
