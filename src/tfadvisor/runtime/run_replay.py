@@ -92,7 +92,12 @@ def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Rep
         with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()):
             _replay(stats, out, state, limit_s, run_xla)
     except ReplayTimeout:
-        out.error = f"replay stopped after its time limit ({limit_s:.0f} s)"
+        if out.eager_s is not None and (out.graph_s is not None or out.graph_error is not None):
+            # the core numbers are in; only the optional phases (other signatures, tensors, XLA) are missing
+            if out.xla_s is None and out.xla_error is None:
+                out.xla_error = f"timeout: not measured within the replay's time limit ({limit_s:.0f} s)"
+        else:
+            out.error = f"replay stopped after its time limit ({limit_s:.0f} s)"
     except KeyboardInterrupt:
         out.error = "replay interrupted"
         raise
@@ -110,6 +115,7 @@ def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Rep
 def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, run_xla: bool) -> None:
     import tensorflow as tf
 
+    started = time.perf_counter()
     fn = stats.function
     sample = _main_sample(stats)
     args, kwargs = materialize(sample.args), materialize(sample.kwargs)
@@ -166,7 +172,9 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
             out.trace_s = _fresh_trace_time(stats.function, eager_args, kwargs, out.graph_s, state)
         if stats.tf_function is not None:
             out.tensorized = _tensorized(stats, eager_plain, state, per_mode)
-    if run_xla and out.has_tensors:
+    if run_xla and out.has_tensors and time.perf_counter() - started > 0.6 * limit_s:
+        out.xla_error = f"timeout: skipped, the replay's time limit ({limit_s:.0f} s) was nearly used"
+    elif run_xla and out.has_tensors:
         try:
             xla = tf.function(fn, jit_compile=True)
             xla(*eager_args, **kwargs)
