@@ -11,7 +11,7 @@ M = "mlproj/compute.py::"
 @driver(M + "scale_by", "reconfigure", ("TF101", "TF503"), note="factor is a learning-rate-like Python float")
 def _scale_by(mod, h):
     x = floats((64, 32), seed=0)
-    for i in range(60):
+    for i in range(30):
         h.call(mod.scale_by, x, 0.5 + 0.01 * i)
     return {}
 

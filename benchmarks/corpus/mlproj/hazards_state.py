@@ -70,7 +70,7 @@ def add_noise(x, scale=0.1):
 
 def timestamped(x):
     now = time.time()
-    return x, tf.fill([tf.shape(x)[0]], now)
+    return x, tf.fill([tf.shape(x)[0]], tf.constant(now, tf.float64))
 
 
 def jitter(x):
