@@ -47,8 +47,9 @@ def build_report(case: dict[str, Any], source: str, path: str) -> tuple[Report, 
             decorated=f.get("decorated", False), facts=Facts(tensor_params=f.get("tensor_params", [])),
             verdict=Verdict(f["verdict"]), reasons=f.get("reasons", []),
             confidence=f.get("confidence", "certain")))
-        if "signatures" in f:
-            raw_functions.append({"id": fid, "measurement": {"calls": 2, "signatures": f["signatures"]}})
+        measured = {k: f[k] for k in ("signatures", "xla_equivalent") if k in f}
+        if measured:
+            raw_functions.append({"id": fid, "measurement": {"calls": 2, **measured}})
     findings = [
         Finding(rule=x["rule"], severity=Severity.WARNING, path=path, line=x["line"], col=x["col"],
                 end_line=x.get("end_line", x["line"]), end_col=x["col"] + 1,

@@ -36,6 +36,7 @@ def test_reconfigure_uses_signature_when_known_else_reduce_retracing() -> None:
                                _fn("c", Verdict.RECONFIGURE, ["TF506", "TF601"]),
                                _fn("d", Verdict.RECONFIGURE, ["TF101"]), _fn("e", Verdict.RECONFIGURE, ["TF601"])])
     raw = {"functions": [{"id": "m.py::a", "signatures": [["float32[4,2]"], ["float32[5,2]"]]},
+                         {"id": "m.py::c", "measurement": {"xla_equivalent": True}},
                          {"id": "m.py::e", "signatures": [{"x": ["tensor", "float32", [2]], "step": ["value", "int", "1"]},
                                                           {"x": ["tensor", "float32", [2]], "step": ["value", "int", "2"]}]}]}
     result = plan(report, Options(), raw)
@@ -87,3 +88,25 @@ def test_select_and_ignore_prefixes_and_verdict_names() -> None:
     assert opts.wants(["TF201"]) and opts.wants(["decorate", "TF501"])
     assert not opts.wants(["TF203"]) and not opts.wants(["TF307"]) and not opts.wants(["undecorate", "TF502"])
     assert Options().wants(["anything"])
+
+
+def test_jit_compile_needs_checked_xla_results_or_unsafe() -> None:
+    report = Report(functions=[_fn("f", Verdict.DECORATE, ["TF501", "TF506"]),
+                               _fn("g", Verdict.RECONFIGURE, ["TF506"])])
+    safe = plan(report, Options())
+    assert [(e.qualname, e.jit_compile) for e in safe.edits["m.py"]] == [("f", None)]
+    assert all("XLA results were not checked" in s.reason for s in safe.skipped)
+    unsafe = plan(report, Options(unsafe=True))
+    assert [(e.qualname, e.jit_compile) for e in unsafe.edits["m.py"]] == [("f", True), ("g", True)]
+
+
+def test_retrace_explained_by_a_python_value_gets_no_reduce_retracing() -> None:
+    from tfadvisor.model import Measurement
+
+    by_value = _fn("t", Verdict.RECONFIGURE, ["TF601", "TF503"], measurement=Measurement(
+        calls=120, traces=120, retraces=["call 2 traced again: `step` Python value 1 (closest earlier trace: 0)"]))
+    by_shape = _fn("u", Verdict.RECONFIGURE, ["TF601"], measurement=Measurement(
+        calls=9, traces=3, retraces=["call 4 traced again: `x` shape [7, 3] (closest earlier trace: [32, 3])"]))
+    result = plan(Report(functions=[by_value, by_shape]), Options())
+    assert [(e.qualname, e.reduce_retracing) for e in result.edits["m.py"]] == [("u", True)]
+    assert [s.what for s in result.skipped] == ["reconfigure t"]

@@ -1,7 +1,8 @@
 """From a Report to edits per file: which verdicts and findings become changes, and which do not.
 
 Verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfigure`` sets options
-from the reasons (TF506: ``jit_compile=True``; TF101/TF104/TF503/TF601, i.e. retracing:
+from the reasons (TF506: ``jit_compile=True``, only when XLA's results are known to match or
+with unsafe fixes; TF101/TF104/TF503/TF601, i.e. retracing:
 ``input_signature`` when the calls ``run`` observed were all tensors, else
 ``reduce_retracing=True``). Only ``certain`` verdicts unless unsafe fixes are allowed. Findings:
 the rule's fix from the registry (``finding.fix``), safe ones by default, unsafe ones on request.
@@ -94,7 +95,7 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
     if verdict is Verdict.DECORATE:
         if fn.decorated:
             return
-        jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
+        jit = _jit_compile(fn, raw_fn, options, out)
         retrace = _retrace_options(fn, raw_fn)
         out.add(fn.path, AddDecorator(**common, jit_compile=jit, description=f"add @tf.function to {fn.qualname}",
                                       **(retrace if isinstance(retrace, dict) else {})))
@@ -102,17 +103,36 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
         if fn.decorated:
             out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {fn.qualname}"))
     else:
-        jit = True if any(r in XLA_REASONS for r in fn.reasons) else None
+        jit = _jit_compile(fn, raw_fn, options, out)
         retrace = _retrace_options(fn, raw_fn)
         if isinstance(retrace, str):
             out.skipped.append(Skipped(fn.path, what, retrace))
             retrace = {}
         if jit is None and not retrace:
-            if not any(r in RETRACE_REASONS for r in fn.reasons):
+            if not any(r in RETRACE_REASONS + XLA_REASONS for r in fn.reasons):  # those said why already
                 out.skipped.append(Skipped(fn.path, what, f"no option change is known for {', '.join(fn.reasons) or 'no reasons'}"))
             return
         edit = SetDecoratorOptions(**common, jit_compile=jit, **retrace)
         out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {fn.qualname}"))
+
+
+def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> bool | None:
+    """``True`` when TF506 asks for XLA and its results are known to match (or unsafe fixes are on).
+
+    XLA may change results, not only speed: on examples/preprocessing.py, stateless random image
+    ops under ``jit_compile=True`` gave another checksum than eager and plain tf.function. A
+    report says XLA matched only with ``measurement.xla_equivalent: true``; otherwise the option
+    waits for ``--unsafe-fixes``.
+    """
+    if not any(r in XLA_REASONS for r in fn.reasons):
+        return None
+    measurement = (raw_fn or {}).get("measurement") or {}
+    if measurement.get("xla_equivalent") is True or options.unsafe:
+        return True
+    out.skipped.append(Skipped(fn.path, f"jit_compile=True on {fn.qualname}",
+                               "XLA results were not checked against eager (XLA can change random streams "
+                               "and rounding); --unsafe-fixes applies it"))
+    return None
 
 
 def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[str, Any] | str:
@@ -125,10 +145,18 @@ def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[
     signature = input_signature(calls)
     if signature is not None:
         return {"input_signature": signature}
-    if _python_values_vary(calls) or not any(r in SHAPE_RETRACE_REASONS for r in fn.reasons):
+    if (_python_values_vary(calls) or _retraced_on_values(fn)
+            or not any(r in SHAPE_RETRACE_REASONS for r in fn.reasons)):
         return ("Python arguments that change retrace whatever the options; "
                 "pass them as tensors at the call site, or undecorate")
     return {"reduce_retracing": True}
+
+
+def _retraced_on_values(fn: FunctionReport) -> bool:
+    """Whether ``run`` explained a retrace by a changed Python value (``runtime.signature`` words it
+    "`step` Python value 1 (closest earlier trace: 0)")."""
+    retraces = fn.measurement.retraces if fn.measurement else []
+    return any("Python value" in r for r in retraces)
 
 
 def _python_values_vary(calls: list[list[Any]]) -> bool:
