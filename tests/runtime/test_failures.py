@@ -56,3 +56,12 @@ def test_an_exhausted_budget_measures_nothing_and_says_so():
         results = session.profile_many([Target(ref("scaled"), ref("scaled_calls"))], budget_s=0)
         assert session._worker is None
     assert results[0].error_kind == "timeout" and "budget" in results[0].measurement.error
+
+
+@pytest.mark.slow
+def test_a_crash_in_graph_mode_keeps_the_eager_measurement(profiler):
+    r = profiler.profile(ref("dies_when_traced"), ref("one_call"), modes=("eager", "graph"))
+    assert r.error_kind == "crashed" and "status 4" in r.runs["graph"].error.message
+    eager = r.runs["eager"]
+    assert eager.error is None and eager.stats is not None  # re-timed in a new worker
+    assert r.measurement.eager_s is not None and r.measurement.graph_s is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfadvisor.runtime.timing import TimingConfig, calibrate, measure, summarize
+from tfadvisor.runtime.timing import TimingConfig, calibrate, measure, measure_interleaved, summarize
 
 
 class FakeClock:
@@ -70,3 +70,42 @@ def test_measure_counts_outlier_rounds():
     assert stats.outliers == 1
     assert stats.median == pytest.approx(0.001)
     assert max(stats.samples) == pytest.approx(0.05)
+
+
+def test_interleaved_rounds_share_the_noise_and_keep_the_ratio():
+    """A burst of load in the middle slows whichever mode runs then; interleaving spreads it."""
+    now = [0.0]
+    order: list[str] = []
+
+    def clock():
+        return now[0]
+
+    def runner(name, cost):
+        def run():
+            order.append(name)
+            burst = 10.0 if 10 <= len(order) < 14 else 1.0
+            now[0] += cost * burst
+
+        return run
+
+    config = TimingConfig(min_round_s=0.0, budget_s=1.0, min_rounds=10, max_rounds=10, warmup_rounds=1)
+    stats, errors = measure_interleaved({"eager": runner("eager", 0.004), "graph": runner("graph", 0.001)},
+                                        clock=clock, config=config)
+    assert errors == {}
+    assert stats["eager"].rounds == stats["graph"].rounds == 10
+    assert stats["eager"].median / stats["graph"].median == pytest.approx(4.0)
+    assert {"eager", "graph"} <= set(order[9:13])  # the burst hit both modes
+
+
+def test_interleaved_drops_a_mode_that_raises():
+    calls = {"n": 0}
+
+    def flaky():
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise RuntimeError("boom")
+
+    clock = FakeClock([0.001])
+    stats, errors = measure_interleaved({"ok": clock.run, "flaky": flaky}, clock=clock,
+                                        config=TimingConfig(min_rounds=5, max_rounds=5, budget_s=0.01))
+    assert set(stats) == {"ok"} and isinstance(errors["flaky"], RuntimeError)

@@ -110,3 +110,10 @@ def train_calls():
     x = tf.random.stateless_normal([32, 8], seed=[3, 4])
     y = tf.reduce_sum(x, axis=1, keepdims=True)
     return [((x, y), {}) for _ in range(5)]
+
+
+def dies_when_traced(x):
+    """Fine eagerly; kills its process while tf.function traces it (a native crash in a graph op)."""
+    if not tf.executing_eagerly():
+        os._exit(4)
+    return x + 1.0

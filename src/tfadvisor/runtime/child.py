@@ -44,7 +44,7 @@ def main() -> int:
     _warm_up(tf)
     send(("ready", tf.__version__))
 
-    from tfadvisor.runtime.modes import run_mode
+    from tfadvisor.runtime.modes import prepare_mode, time_modes
 
     while True:
         try:
@@ -55,13 +55,21 @@ def main() -> int:
             return 0
         _, spec, modes, timing, want_where = job
         _extend_path(spec.sys_path)
+        prepared = {}
         for mode in modes:
             send(("mode-start", mode))
-            result = run_mode(spec, mode, timing, send, want_where=want_where)
+            result, sequence = prepare_mode(spec, mode, send, want_where=want_where)
             want_where = want_where and result.error is not None and result.error.phase == "load"
             send(("mode-result", mode, result))
+            if sequence is not None:
+                prepared[mode] = (result, sequence)
             if result.error is not None and (mode == "eager" or result.error.kind in ("load", "resolve")):
+                prepared = {}
                 break  # the function itself is broken: other modes would say nothing more
+        if prepared:
+            send(("mode-start", "timing"))
+            time_modes(prepared, timing)
+            send(("timed", {mode: run for mode, (run, _) in prepared.items()}))
         send(("done",))
 
 

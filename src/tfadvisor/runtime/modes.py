@@ -2,9 +2,10 @@
 
 For a mode: load the function and its calls afresh, wrap the function (eager: the Python
 function; graph: ``tf.function``; xla: ``tf.function(jit_compile=True)``), run the call sequence
-once (first-call time, tracing count after every call, retrace reasons, outputs), snapshot the
-observable state (variables, Python containers the function can reach, the ``observe`` hook),
-then time the sequence in steady state.
+once (first-call time, tracing count after every call, retrace reasons, outputs) and snapshot the
+observable state (variables, Python containers the function can reach, the ``observe`` hook).
+Once every mode is prepared, their steady states are timed together, rounds interleaved, so load
+from other processes hits all modes alike (``time_modes``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.results import ModeError, ModeRun, Where
 from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job
-from tfadvisor.runtime.timing import TimingConfig, measure
+from tfadvisor.runtime.timing import TimingConfig, measure_interleaved
 
 MAX_COMPARED_CALLS = 20  # outputs kept for the equivalence check
 _PLAIN = (list, dict, set, int, float, bool, str, tuple, bytes, complex)
@@ -26,8 +27,9 @@ _PLAIN = (list, dict, set, int, float, bool, str, tuple, bytes, complex)
 Send = Callable[[tuple], None]
 
 
-def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want_where: bool) -> ModeRun:
-    """Measure ``mode``; never raises for the user's errors (they go into ``ModeRun.error``)."""
+def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> tuple[ModeRun, Callable[[], None] | None]:
+    """Load, first pass and state for ``mode``; returns the run and the call sequence to time
+    (None when the mode failed). Never raises for the user's errors (see ``ModeRun.error``)."""
     import tensorflow as tf
 
     run = ModeRun(mode=mode)  # type: ignore[arg-type]
@@ -39,12 +41,12 @@ def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want
             send(("where", _where(raw, target, decorated, loaded.fn)))
     except ResolveError as exc:
         run.error = ModeError("resolve", str(exc), phase="load")
-        return run
+        return run, None
     except Exception as exc:  # the user's module, calls factory or fresh() raised
         run.error = _error(exc, "load", None, eager=True)
         if run.error.kind == "raised":
             run.error.kind = "load"
-        return run
+        return run, None
 
     if mode == "eager":
         fn = raw
@@ -68,7 +70,7 @@ def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want
         except Exception as exc:
             run.error = _error(exc, run.phase, i, eager=mode == "eager")
             run.traces = counter() if counter else None
-            return run
+            return run, None
         run.call_times.append(time.perf_counter() - start)
         if i < MAX_COMPARED_CALLS:
             run.outputs.append(to_plain(out))
@@ -91,30 +93,29 @@ def run_mode(spec: JobSpec, mode: str, timing: TimingConfig, send: Send, *, want
             run.state.update({f"observe()[{k!r}]": to_plain(v) for k, v in dict(observed).items()})
     except Exception as exc:
         run.error = ModeError("load", f"observing state failed: {type(exc).__name__}: {exc}", phase="observe")
-        return run
-    send(("partial", run))
-
+        return run, None
     run.phase = "timing"
-    send(("progress", mode, run.phase))
 
     def sequence() -> None:
         for args, kwargs in calls:
             fn(*args, **kwargs)
 
-    try:
-        stats = measure(sequence, config=timing)
-    except Exception as exc:
-        run.error = _error(exc, run.phase, None, eager=mode == "eager")
-        return run
-    n = len(calls)
-    stats.median /= n
-    stats.q1 /= n
-    stats.q3 /= n
-    stats.mean /= n
-    stats.samples = [s / n for s in stats.samples]
-    run.stats = stats
-    run.phase = "done"
-    return run
+    return run, sequence
+
+
+def time_modes(prepared: dict[str, tuple[ModeRun, Callable[[], None]]], timing: TimingConfig) -> None:
+    """Steady-state time of every prepared mode, rounds interleaved; fills ``stats`` or ``error``."""
+    stats, errors = measure_interleaved({mode: seq for mode, (_, seq) in prepared.items()}, config=timing)
+    for mode, (run, _) in prepared.items():
+        if mode in errors:
+            run.error = _error(errors[mode], "timing", None, eager=mode == "eager")
+            continue
+        s = stats[mode]
+        n = max(run.calls, 1)
+        s.median, s.q1, s.q3, s.mean = s.median / n, s.q1 / n, s.q3 / n, s.mean / n
+        s.samples = [x / n for x in s.samples]
+        run.stats = s
+        run.phase = "done"
 
 
 def _target(loaded: Loaded) -> tuple[Any, Any]:

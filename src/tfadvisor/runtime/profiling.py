@@ -169,7 +169,10 @@ class Profiler:
 
     def _run(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
              progress: Callable[[str, str], None] | None) -> tuple[Where | None, dict[str, ModeRun], str | None]:
+        """Run the job, restarting the worker after a timeout or a crash for the modes not yet
+        timed (the failed mode excluded); every mode and the final timing phase get ``timeout``."""
         runs: dict[str, ModeRun] = {}
+        failed: set[str] = set()
         where: Where | None = None
         remaining = list(modes)
         while remaining:
@@ -182,14 +185,13 @@ class Profiler:
                     runs[mode] = ModeRun(mode=mode, error=ModeError("load", message, phase="start"))  # type: ignore[arg-type]
                 return where, runs, "load"
             current: str | None = None
-            partial: ModeRun | None = None
             deadline = time.monotonic() + timeout
             try:
                 worker.send(("job", spec, remaining, timing, where is None))
                 for message in worker.messages(lambda: deadline):
                     kind = message[0]
                     if kind == "mode-start":
-                        current, partial = message[1], None
+                        current = message[1]
                         deadline = time.monotonic() + timeout
                         if progress:
                             progress(current, "start")
@@ -197,31 +199,37 @@ class Profiler:
                         where = message[1]
                     elif kind == "progress" and progress:
                         progress(message[1], message[2])
-                    elif kind == "partial":
-                        partial = message[1]
                     elif kind == "mode-result":
                         runs[message[1]] = message[2]
-                        remaining.remove(message[1])
-                        current = None
-                remaining = []  # the child stops early on its own (eager failed, load error)
+                    elif kind == "timed":
+                        runs.update(message[1])
+                remaining = []  # done (the child stops early on its own when eager fails)
             except (WorkerTimeout, WorkerDied) as exc:
                 self._drop_worker()
-                mode = current or remaining[0]
-                run = partial or ModeRun(mode=mode)  # type: ignore[arg-type]
                 if isinstance(exc, WorkerTimeout):
-                    run.error = ModeError("timeout", f"no result within the time limit of {timeout:g} s "
-                                                     f"(during {run.phase if partial else 'loading or the first calls'})",
-                                          phase=run.phase)
+                    error = ModeError("timeout", f"no result within the time limit of {timeout:g} s", phase=current)
                 else:
                     memory = exc.returncode is not None and exc.returncode < 0 and "alloc" in exc.stderr_tail.lower()
-                    run.error = ModeError("memory" if memory else "crashed", describe_exit(exc.returncode),
-                                          detail=exc.stderr_tail, phase=run.phase)
-                runs[mode] = run
-                remaining = [m for m in remaining if m != mode]
-                if mode == "eager":
+                    error = ModeError("memory" if memory else "crashed", describe_exit(exc.returncode),
+                                      detail=exc.stderr_tail, phase=current)
+                if current == "timing" or current is None:
+                    if current == "timing":
+                        error.message += " (while timing the steady state)"
+                    for mode in remaining:
+                        run = runs.setdefault(mode, ModeRun(mode=mode))  # type: ignore[arg-type]
+                        if run.stats is None and run.error is None:
+                            run.error = error
                     break
-        kind = _failure_kind(runs)
-        return where, runs, kind
+                run = ModeRun(mode=current)  # type: ignore[arg-type]
+                run.error = error
+                runs[current] = run
+                failed.add(current)
+                if current == "eager":
+                    break
+                # the other modes' timings died with the worker: prepare and time them again
+                remaining = [m for m in modes if m not in failed and (m not in runs or runs[m].stats is None)
+                             and (m not in runs or runs[m].error is None)]
+        return where, runs, _failure_kind(runs)
 
     def _ensure_worker(self) -> Worker:
         if self._worker is None or not self._worker.alive():

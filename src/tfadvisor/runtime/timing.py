@@ -97,3 +97,53 @@ def measure(run: Callable[[], object], *, clock: Clock = time.perf_counter, conf
             run()
         samples.append((clock() - start) / inner)
     return summarize(samples, inner)
+
+
+def measure_interleaved(
+    runs: dict[str, Callable[[], object]],
+    *,
+    clock: Clock = time.perf_counter,
+    config: TimingConfig | None = None,
+) -> tuple[dict[str, Stats], dict[str, BaseException]]:
+    """Time several callables in steady state, their rounds interleaved (a, b, c, b, c, a, ...).
+
+    On a shared, noisy machine a burst of load then hits every mode alike, so their ratio stays
+    meaningful. Each callable gets its own calibration (iterations per round) and the same number
+    of rounds; ``config.budget_s`` bounds the total. A callable that raises is dropped and its
+    exception returned in the second dict.
+    """
+    config = config or TimingConfig()
+    errors: dict[str, BaseException] = {}
+    inner: dict[str, int] = {}
+    single: dict[str, float] = {}
+    for name, run in runs.items():
+        try:
+            start = clock()
+            run()
+            single[name] = max(clock() - start, 1e-9)
+        except Exception as exc:
+            errors[name] = exc
+            continue
+        inner[name], _ = calibrate(single[name], config)
+    live = [name for name in runs if name not in errors]
+    per_round = sum(inner[n] * single[n] for n in live) or 1e-9
+    rounds = max(config.min_rounds, min(config.max_rounds, int(config.budget_s / per_round)))
+    samples: dict[str, list[float]] = {name: [] for name in live}
+    schedule = [live[i:] + live[:i] for i in range(len(live))] or [[]]
+    for r in range(config.warmup_rounds + rounds):
+        for name in schedule[r % len(schedule)]:
+            if name in errors:
+                continue
+            run = runs[name]
+            try:
+                start = clock()
+                for _ in range(inner[name]):
+                    run()
+                elapsed = clock() - start
+            except Exception as exc:
+                errors[name] = exc
+                continue
+            if r >= config.warmup_rounds:
+                samples[name].append(elapsed / inner[name])
+    stats = {name: summarize(s, inner[name]) for name, s in samples.items() if name not in errors and s}
+    return stats, errors
