@@ -32,7 +32,7 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
     if rows:
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
         for name, justify in (("#", "right"), ("function", "left"), ("calls", "right"), ("eager", "right"),
-                              ("share", "right"), ("as graph", "right"), ("saving", "right"),
+                              ("share", "right"), ("projected", "right"), ("saving", "right"),
                               ("verdict", "left"), ("why", "left")):
             table.add_column(name, justify=justify, overflow="fold" if name == "why" else "ellipsis",
                              no_wrap=name != "why", ratio=3 if name == "why" else None)

@@ -275,7 +275,9 @@ def covered_finding(p: Projection) -> Finding | None:
     return Finding(
         rule="TF505", severity=Severity.INFO, path=p.path, line=max(1, p.stats.line), col=0,
         end_line=max(1, p.stats.line), end_col=0, function=p.id,
-        message=f"all {p.stats.calls} calls come from {callers}, which runs as a graph: decorating it adds nothing",
+        message=(f"all {p.stats.calls} calls come from {callers}, which runs as a graph: decorating it adds nothing"
+                 if p.stats.calls else
+                 f"called only while tracing ({p.stats.traced_calls} times): it already runs inside a graph"),
     )
 
 

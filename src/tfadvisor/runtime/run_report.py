@@ -66,6 +66,12 @@ class RunAnalysis:
             frac = uncovered(p, self.by_key)
             p.calls = round(p.stats.calls * frac)
             p.eager_total_s = p.stats.inclusive_s * frac
+            if p.stats.calls == 0 and p.stats.traced_calls:
+                p.covered_by.append("a tf.function (called only while tracing)")
+                p.skipped = "called only while a tf.function traces: it already runs as part of a graph"
+                decide(p, wall)
+                _mark_covered(p)
+                continue
             if p.calls == 0 and p.covered_by:
                 p.skipped = "every call runs inside " + ", ".join(sorted(set(p.covered_by)))
                 decide(p, wall)
