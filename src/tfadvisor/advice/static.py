@@ -121,6 +121,11 @@ def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Haz
     return Decision(Verdict.KEEP)
 
 
+def _is_test(fn) -> bool:  # type: ignore[no-untyped-def]
+    base = fn.path.replace("\\", "/").rsplit("/", 1)[-1]
+    return fn.name.startswith(("test", "setUp", "tearDown")) or base.endswith("_test.py") or base.startswith("test_")
+
+
 def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard], tensor_ops: int) -> Decision:
     fn = linked.fn
     if facts.role == "builder":
@@ -144,6 +149,12 @@ def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=["every caller is already graph code"])
     if fn.name.startswith("__") and fn.name not in ("__call__",):
         return Decision(Verdict.LEAVE_EAGER, [], assumptions=[f"{fn.name} is not a computation entry point"])
+    if _is_test(fn):
+        return Decision(Verdict.LEAVE_EAGER, [], assumptions=["a test: it drives the code under test"])
+    if not facts.tensor_params and not fn.model_calls:
+        # Without a tensor argument there is nothing for a graph to take in: library plumbing,
+        # visitors, hooks. Judging it fix-first would report every hazard of its callees.
+        return Decision(Verdict.LEAVE_EAGER, [], assumptions=["takes no tensor argument"])
     if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
         return Decision(Verdict.LEAVE_EAGER, ["TF503"], assumptions=["takes only Python values: each new value would retrace"])
     if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:

@@ -275,7 +275,11 @@ _TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_stat
                                "get_strategy", "get_replica_context", "type_spec_from_value",
                                "executing_eagerly_outside_functions", "is_tensor", "is_symbolic_tensor",
                                "get_default_graph", "name_scope", "control_dependencies", "device",
-                               "get_variable_scope", "variable_scope"})
+                               "get_variable_scope", "variable_scope",
+                               # Keras backend utilities (keras.backend.* counts as ops otherwise)
+                               "standardize_dtype", "result_type", "floatx", "epsilon", "backend",
+                               "image_data_format", "int_shape", "count_params", "get_uid",
+                               "standardize_shape", "global_policy", "dtype_policy"})
 
 
 def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
@@ -284,6 +288,8 @@ def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
     last = name.rsplit(".", 1)[-1]
     if last in _TF_PYTHON_VALUES or last.startswith(("is_", "has_")) or name.startswith("tensorflow.nest."):
         return ("primitive", ()) if last.startswith(("is_", "has_", "executing")) else ("object", ())
+    if name.startswith(("keras.backend.common.", "keras.backend.config.", "keras.utils.", "keras.dtype_policies.")):
+        return ("unknown", ())
     if name.startswith("tensorflow.python."):
         modules = name.split(".")[2:-1]
         if not any(m == "ops" or m.endswith(("_ops", "_op")) for m in modules):

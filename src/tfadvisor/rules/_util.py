@@ -78,7 +78,23 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
             return (True, ())
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"):
             return (False, ())
+    if isinstance(it, ast.Name) and it.id in _unpacked(ctx):
+        return (False, ())  # `decoded, probs = tf.nn.ctc_greedy_decoder(...)`: a list, not one tensor
     return likely_tensor(ctx, it, iterable=True)
+
+
+def _unpacked(ctx: ScopeContext) -> frozenset[str]:
+    """Names bound by unpacking (``a, b = f(x)``): elements of a tuple, often Python lists."""
+    cached = getattr(ctx, "_unpacked_names", None)
+    if cached is None:
+        names: set[str] = set()
+        for node in ctx.scope.nodes(ast.Assign):
+            for target in node.targets:  # type: ignore[attr-defined]
+                if isinstance(target, (ast.Tuple, ast.List)):
+                    names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        cached = frozenset(names)
+        ctx._unpacked_names = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def ends_with_exit(stmts: list[ast.stmt]) -> bool:

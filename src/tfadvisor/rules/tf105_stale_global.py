@@ -145,6 +145,7 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
         return cached
     lines: dict[str, list[int]] = {}
     not_values: set[str] = set()
+    lazy: set[str] = set()  # `_CACHE = None` / `{}` at module level: a lazily filled singleton
     for node in _top_level(tree.body):  # type: ignore[attr-defined]
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             not_values.add(node.name)
@@ -152,6 +153,9 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
             not_values.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Assign) and _empty(value):
+                lazy.update(t.id for t in targets if isinstance(t, ast.Name))
             for target in targets:
                 for t in ast.walk(target):
                     if isinstance(t, ast.Name):
@@ -170,10 +174,19 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
         if not globals_here:
             continue
         for n in scope.nodes(ast.Name):
-            if n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values:  # type: ignore[attr-defined]
+            if (n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values  # type: ignore[attr-defined]
+                    and n.id not in lazy):  # type: ignore[attr-defined]
                 out[n.id] = 0  # type: ignore[attr-defined]
     tree._tf105_rebinds = out  # type: ignore[attr-defined]
     return out
+
+
+def _empty(value: ast.AST | None) -> bool:
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, (ast.Dict, ast.List, ast.Set, ast.Tuple)):
+        return not getattr(value, "elts", getattr(value, "keys", None))
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("dict", "list", "set") and not value.args
 
 
 def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:

@@ -42,7 +42,7 @@ import tensorflow as tf
 def parse(line):
     try:  # TF402
         value = tf.strings.to_number(line)
-    except ValueError:
+    except Exception:
         value = tf.constant(0.0)
     return value
 """,
@@ -80,10 +80,33 @@ def load(path):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for node in ctx.scope.nodes(ast.Try, getattr(ast, "TryStar", ast.Try)):
-            if not node.handlers:  # type: ignore[attr-defined]
-                continue
+            if not node.handlers or not any(_catches_run_time(ctx, h) for h in node.handlers):  # type: ignore[attr-defined]
+                continue  # only trace-time errors (TypeError, ValueError ...): that works as written
             body_calls = (ctx.call_name(n) for stmt in node.body for n in ctx.walk(stmt)  # type: ignore[attr-defined]
                           if isinstance(n, ast.Call))
             if any(tfapi.is_tensor_op(name) for name in body_calls):
                 yield Hit(self.code, node.lineno, node.col_offset, node.lineno, node.col_offset + 4,  # type: ignore[attr-defined]
                           self.summary)
+
+
+_BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+
+
+def _catches_run_time(ctx: ScopeContext, handler: ast.ExceptHandler) -> bool:
+    """A handler that expects errors of the running graph: TensorFlow's errors, or anything at all.
+
+    ``except (TypeError, ValueError)`` around graph building catches what tracing raises and works
+    as written (TensorFlow's own op wrappers do it); ``except tf.errors.OpError`` or a bare
+    ``except`` expects run-time failures that a graph raises at the call site instead.
+    """
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    for t in types:
+        name = ctx.resolve(t) or ast.unparse(t)
+        if name in _BROAD or name.startswith(("tensorflow.errors.", "tensorflow.python.framework.errors")):
+            return True
+        if name.rsplit(".", 1)[-1] in ("OpError", "InvalidArgumentError", "ResourceExhaustedError",
+                                       "OutOfRangeError", "UnknownError", "InternalError"):
+            return True
+    return False
