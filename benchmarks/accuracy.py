@@ -38,6 +38,7 @@ CORPUS = HERE / "corpus"
 LABELS = HERE / "labels.json"
 MEASURED = HERE / "measured.json"
 DOCS = HERE.parent / "docs" / "benchmarks.md"
+SPEED = HERE / "speed.json"  # written by `speed.py --save`
 VERDICTS = ("decorate", "keep", "reconfigure", "undecorate", "fix-first", "leave-eager")
 GRAPH_ADVICE = ("decorate", "keep")  # advice that leaves or puts the function in graph mode as written
 
@@ -285,6 +286,7 @@ def render_markdown(labels: dict[str, Any], static: dict[str, Prediction], stati
             out.append(f"- `{fid}` ({who}; static confidence {cert}): {t['why']}")
     else:
         out.append("None.")
+    out += ["", *speed_section()]
     out += [
         "",
         "## Every function",
@@ -303,6 +305,33 @@ def render_markdown(labels: dict[str, Any], static: dict[str, Prediction], stati
         "",
     ]
     return "\n".join(out)
+
+
+def speed_section(path: Path = SPEED) -> list[str]:
+    """The last `speed.py --save` run, if any: check against pylint on TensorFlow's sources."""
+    out = ["## Speed: `check` against pylint", ""]
+    if not path.exists():
+        return out + ["Not measured yet: `python benchmarks/speed.py --save`."]
+    d = json.loads(path.read_text())
+    runs = {r["tool"]: r for r in d["runs"]}
+    c, p = runs["tfadvisor check"], runs["pylint"]
+    out += [
+        f"{d['files']} files ({d['lines']:,} lines) of the installed TensorFlow package ({d['sample']}); "
+        f"both single-process in their own child process; pylint with {d['pylint']}. CPU time is what a busy",
+        "shared machine distorts least; wall time is shown too.",
+        "",
+        "| tool | wall time | CPU time | lines/s (CPU) | peak memory |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for r in (c, p):
+        out.append(f"| {r['tool']} | {r['wall_s']:.1f} s | {r['cpu_s']:.1f} s | "
+                   f"{d['lines'] / max(r['cpu_s'], 1e-9):,.0f} | {r['peak_mib']:.0f} MiB |")
+    out += [
+        "",
+        f"pylint needs {p['cpu_s'] / c['cpu_s']:.0f}x the CPU time of `check` ({p['wall_s'] / c['wall_s']:.0f}x wall) "
+        f"and {p['peak_mib'] / c['peak_mib']:.1f}x its peak memory. Command: `{d['command']}`.",
+    ]
+    return out
 
 
 def print_tables(labels: dict[str, Any], static: dict[str, Prediction], measured: dict[str, Prediction] | None) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -26,6 +27,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+SAVED = Path(__file__).resolve().parent / "speed.json"  # the last run, shown in docs/benchmarks.md
 
 CHECK_CHILD = """
 import sys
@@ -87,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=200, help="number of files (deterministic sample)")
     parser.add_argument("--all", action="store_true", help="every Python file of the package")
     parser.add_argument("--path", type=Path, help="another folder instead of TensorFlow's sources")
+    parser.add_argument("--save", action="store_true", help=f"keep the figures in {SAVED.name} for docs/benchmarks.md")
     args = parser.parse_args(argv)
     try:
         root = args.path or tensorflow_dir()
@@ -127,6 +131,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time ratio pylint / check: wall {pylint.wall_s / check.wall_s:.1f}x, CPU {pylint.cpu_s / check.cpu_s:.1f}x "
           f"(check takes {100 * check.cpu_s / pylint.cpu_s:.0f}% of pylint's CPU time)")
     print(f"memory ratio pylint / check: {pylint.peak_mib / check.peak_mib:.1f}x")
+    if args.save:
+        data = {
+            "files": len(files), "lines": lines, "sample": "all" if args.all else f"every k-th of the sorted list, {len(files)} files",
+            "command": "python benchmarks/speed.py" + (" --all" if args.all else f" --limit {len(files)}") + " --save",
+            "pylint": "default checkers, --jobs=1 --score=n --reports=n --persistent=n",
+            "runs": [{"tool": r.tool, "wall_s": r.wall_s, "cpu_s": r.cpu_s, "peak_mib": r.peak_mib} for r in (check, pylint)],
+        }
+        tmp = SAVED.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(SAVED)
     return 0 if check.exit_status == 0 else 1
 
 
