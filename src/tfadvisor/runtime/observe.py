@@ -30,6 +30,7 @@ DEFAULT_MEMORY_BUDGET = 512 * 1024 * 1024
 MAX_SAMPLES_PER_FUNCTION = 6  # the first calls, then the first call of each new signature
 MAX_SIGNATURES_KEPT = 64  # distinct signatures remembered in detail per function
 _SCALARS = (bool, int, float, complex, str, bytes, type(None))
+_SCALAR_SET = frozenset(_SCALARS)
 
 
 @dataclass
@@ -89,9 +90,10 @@ class FunctionStats:
     _index: dict[Any, int] = field(default_factory=dict, repr=False)
     _depth: int = 0
 
-    @property
-    def key(self) -> str:
-        return f"{self.module}:{self.qualname}"
+    key: str = ""  # "module:qualname", set once (read on every observed call)
+
+    def __post_init__(self) -> None:
+        self.key = f"{self.module}:{self.qualname}"
 
     @property
     def decorated(self) -> bool:
@@ -197,7 +199,10 @@ class Observer:
             return None
         t0 = time.perf_counter()
         try:
-            key = self._key((args, kwargs) if kwargs else args)
+            key_of = self._key
+            key = tuple([(t, v) if (t := type(v)) in _SCALAR_SET else key_of(v) for v in args])
+            if kwargs:
+                key = (key, tuple([(k, key_of(v)) for k, v in kwargs.items()]))
         except _Symbolic:
             stats.traced_calls += 1
             return None
@@ -264,10 +269,11 @@ class Observer:
     def _key(self, value: Any) -> Any:
         """A hashable key that changes exactly when tf.function would trace again (approximately)."""
         cls = type(value)
-        if cls in _SCALARS:
+        if cls in _SCALAR_SET:
             return (cls, value)
         if cls is tuple or cls is list:
-            return (cls, tuple([self._key(v) for v in value]))
+            key_of = self._key
+            return (cls, tuple([(t, v) if (t := type(v)) in _SCALAR_SET else key_of(v) for v in value]))
         if cls is dict:
             return (cls, tuple([(k, self._key(v)) for k, v in value.items()]))
         kind = self._kinds.get(cls)
@@ -275,8 +281,10 @@ class Observer:
             kind = self._kinds[cls] = _classify(cls)
         if kind == "eager":
             return (cls, value.dtype, value._shape_tuple())
-        if kind == "array" or kind == "variable":
-            return (cls, str(value.dtype), tuple(value.shape))
+        if kind == "array":  # numpy dtypes hash fast; str(dtype) is slow Python code
+            return (cls, value.dtype, value.shape)
+        if kind == "variable":
+            return (cls, value.dtype, tuple(value.shape))
         if kind == "symbolic":
             raise _Symbolic
         return (cls, id(value))
