@@ -93,7 +93,12 @@ def notebook_to_source(path: str, data: bytes) -> Source:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         src = cell.get("source", "")
-        text = "".join(src) if isinstance(src, list) else str(src)
+        if isinstance(src, list) and all(isinstance(part, str) for part in src):
+            text = "".join(src)
+        elif isinstance(src, str):
+            text = src
+        else:  # hand-edited or foreign JSON: say so rather than analyse str() of it
+            raise SourceError(f"notebook cell {index + 1}: 'source' is not text")
         in_magic_cell = text.lstrip().startswith("%%")
         for number, line in enumerate(text.splitlines()):
             # Blank (not drop) magics and shell escapes so line numbers still match the cell.
