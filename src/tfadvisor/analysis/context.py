@@ -282,19 +282,36 @@ _TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_stat
                                "standardize_shape", "global_policy", "dtype_policy"})
 
 
+_KERAS_NOT_TF = ("keras.backend.common.", "keras.backend.config.", "keras.utils.", "keras.dtype_policies.",
+                 "keras.backend.torch.", "keras.backend.jax.", "keras.backend.numpy.", "keras.backend.openvino.")
+_TENSOR_CLASSES = frozenset({"Variable", "ResourceVariable", "TensorArray", "SparseTensor", "RaggedTensor",
+                             "IndexedSlices", "UninitializedVariable"})
+_CONVERTERS = frozenset({"convert_to_tensor", "convert_n_to_tensor", "convert_to_tensor_v2",
+                         "convert_to_tensor_v2_with_dispatch", "internal_convert_to_tensor"})
+
+
 def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
     """Whether a call into TensorFlow gives a tensor. TF's own internals (``tensorflow.python.*``)
     are ops only in its ``*_ops`` modules; elsewhere they are framework code (a checked TF tree)."""
     last = name.rsplit(".", 1)[-1]
     if last in _TF_PYTHON_VALUES or last.startswith(("is_", "has_")) or name.startswith("tensorflow.nest."):
         return ("primitive", ()) if last.startswith(("is_", "has_", "executing")) else ("object", ())
-    if name.startswith(("keras.backend.common.", "keras.backend.config.", "keras.utils.", "keras.dtype_policies.")):
+    if name.startswith(_KERAS_NOT_TF):
         return ("unknown", ())
-    if name.startswith("tensorflow.python."):
+    if name == "keras.ops.shape":
+        return ("object", ())  # a tuple of Python ints (None for unknown dimensions)
+    if last[:1].isupper() and last not in _TENSOR_CLASSES:
+        return ("object", ())  # a class: a strategy, an optimizer, a lookup table ...
+    if name.startswith("tensorflow.python.") and last not in _CONVERTERS:
         modules = name.split(".")[2:-1]
-        if not any(m == "ops" or m.endswith(("_ops", "_op")) for m in modules):
+        if not any(m.endswith(("_ops", "_op")) for m in modules):
             return ("unknown", ())
     return ("tensor", ())
+
+
+def is_graph_op(name: str | None) -> bool:
+    """A call that adds an op to the graph (stricter than ``tfapi.is_tensor_op`` for TF's own tree)."""
+    return tfapi.is_tensor_op(name) and _tf_call_kind(name)[0] == "tensor"  # type: ignore[arg-type]
 
 
 def _contains(tree: ast.AST, target: ast.AST) -> bool:

@@ -49,11 +49,40 @@ def likely_tensor(ctx: ScopeContext, node: ast.AST, iterable: bool = False) -> t
     """Whether ``node`` is a tensor: for sure (from a TF op or a parameter known to be one), or as a
     guess resting on parameters whose names suggest tensors (listed, so check can confirm or drop)."""
     is_tensor, deps = ctx.is_tensor(node)
+    if is_tensor and not deps and _rests_on_weak_params(ctx, node):
+        return False, ()
     if not is_tensor or not deps:
         return is_tensor, deps
     hints = tfapi.TENSOR_NAME_HINTS | _ITERABLE_HINTS if iterable else tfapi.TENSOR_NAME_HINTS
     kept = tuple(d for d in deps if d in hints)
     return bool(kept), kept
+
+
+def _rebound(ctx: ScopeContext) -> frozenset[str]:
+    """Names assigned somewhere in this function (parameters included)."""
+    cached = getattr(ctx, "_rebound_names", None)
+    if cached is None:
+        cached = frozenset(n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+        ctx._rebound_names = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _rests_on_weak_params(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A tensor only because a parameter was passed to some TF function (``axis``, ``rate``,
+    ``pred``: Python values are passed to ops all the time), with no op computing it here."""
+    weak = False
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and ctx.kind_deps(n) == ("tensor", ()):
+            return False
+        if isinstance(n, ast.Name) and n.id in ctx.params and n.id not in _rebound(ctx):
+            param = ctx.params[n.id]
+            if param.kind == "tensor":
+                if not param.evidence.startswith("passed to") or n.id in tfapi.TENSOR_NAME_HINTS:
+                    return False
+                weak = True
+        elif isinstance(n, ast.Name) and ctx.kind_deps(n) == ("tensor", ()):
+            return False
+    return weak
 
 
 def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
@@ -80,7 +109,80 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
             return (False, ())
     if isinstance(it, ast.Name) and it.id in _unpacked(ctx):
         return (False, ())  # `decoded, probs = tf.nn.ctc_greedy_decoder(...)`: a list, not one tensor
-    return likely_tensor(ctx, it, iterable=True)
+    if isinstance(it, ast.Name) and it.id in ctx.params and it.id not in _rebound(ctx):
+        # A parameter: lists of tensors are as common as tensors; only a name or an annotation
+        # that says tensor or dataset makes the loop a TF loop.
+        param = ctx.params[it.id]
+        if param.evidence.startswith("annotated") and param.kind == "tensor":
+            return (True, ())
+        hinted = it.id in tfapi.TENSOR_NAME_HINTS or it.id in _ITERABLE_HINTS
+        return (hinted, (it.id,) if hinted else ())
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _dataset_chain(ctx, it):
+        return (True, ())
+    if isinstance(it, (ast.Call, ast.Name, ast.Subscript)):
+        return (single_tensor(ctx, it), ())
+    return (False, ())
+
+
+def _dataset_chain(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``tf.data.Dataset.range(9).batch(3)`` or ``ds.map(f)`` on a dataset parameter/name."""
+    node: ast.AST = call
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    if isinstance(node, ast.Call):
+        return tfapi.is_dataset_builder(ctx.call_name(node))
+    return isinstance(node, ast.Name) and node.id in _ITERABLE_HINTS
+
+
+# Ops that return one tensor (unpacking or iterating their result iterates a tensor). Many ops
+# return tuples (tf.split, tf.unstack, tf.linalg.qr, tf.nn.moments, tf.math.top_k ...): those are fine.
+SINGLE = frozenset({
+    "tensorflow.shape", "tensorflow.reduce_sum", "tensorflow.reduce_mean", "tensorflow.reduce_max",
+    "tensorflow.reduce_min", "tensorflow.matmul", "tensorflow.constant", "tensorflow.range",
+    "tensorflow.stack", "tensorflow.concat", "tensorflow.reshape", "tensorflow.cast",
+    "tensorflow.zeros", "tensorflow.ones", "tensorflow.convert_to_tensor", "tensorflow.argmax",
+    "tensorflow.argmin", "tensorflow.gather", "tensorflow.squeeze", "tensorflow.transpose",
+    "tensorflow.expand_dims", "tensorflow.add", "tensorflow.multiply", "tensorflow.abs",
+    "tensorflow.sort", "tensorflow.cumsum", "tensorflow.one_hot", "tensorflow.tile", "tensorflow.where",
+    "tensorflow.fill", "tensorflow.zeros_like", "tensorflow.ones_like", "tensorflow.identity",
+})
+_SINGLE_PREFIXES = ("tensorflow.reduce_", "tensorflow.math.", "tensorflow.nn.", "tensorflow.random.",
+                    "tensorflow.image.")
+_MULTI = frozenset({
+    "tensorflow.math.top_k", "tensorflow.nn.top_k", "tensorflow.nn.moments", "tensorflow.nn.weighted_moments",
+    "tensorflow.nn.fused_batch_norm", "tensorflow.nn.sufficient_statistics", "tensorflow.nn.max_pool_with_argmax",
+    "tensorflow.math.frexp", "tensorflow.nn.ctc_beam_search_decoder", "tensorflow.nn.ctc_greedy_decoder",
+    "tensorflow.image.combined_non_max_suppression", "tensorflow.image.non_max_suppression_padded",
+    "tensorflow.image.non_max_suppression_with_scores", "tensorflow.image.sample_distorted_bounding_box",
+    "tensorflow.random.experimental.stateless_split", "tensorflow.nn.compute_accidental_hits",
+    "tensorflow.nn.dynamic_rnn",
+})
+
+
+def single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A value that is one tensor for sure: a single-tensor op, a slice of one, or a local name
+    bound only to such values."""
+    if isinstance(node, ast.Subscript):
+        return single_tensor(ctx, node.value)
+    if isinstance(node, ast.Call):
+        name = ctx.call_name(node) or ""
+        return name in SINGLE or (name.startswith(_SINGLE_PREFIXES) and name not in _MULTI
+                                  and "sampler" not in name and "split" not in name)
+    if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
+        values = _bindings(ctx, node.id)
+        return bool(values) and all(v is not None and single_tensor(ctx, v) for v in values)
+    return False
+
+
+def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
+    """Every value bound to ``name`` in this function, or ``[None]`` when one is bound otherwise."""
+    stores = sum(1 for n in ctx.scope.nodes(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+    out: list[ast.AST | None] = []
+    for node in ctx.scope.nodes(ast.Assign):
+        for target in node.targets:  # type: ignore[attr-defined]
+            if isinstance(target, ast.Name) and target.id == name:
+                out.append(node.value)  # type: ignore[attr-defined]
+    return out if len(out) == stores else [None]
 
 
 def _unpacked(ctx: ScopeContext) -> frozenset[str]:

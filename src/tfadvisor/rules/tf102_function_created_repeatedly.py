@@ -101,7 +101,7 @@ class Trainer:
             elif in_function and isinstance(target, ast.Lambda):
                 yield self.hit(call, "tf.function(lambda ...) inside a function creates a new tf.function "
                                      "on every call, and each one traces: define it once, outside")
-            elif in_function and _called_at_once(ctx, call):
+            elif in_function and target is not None and _called_at_once(ctx, call):
                 yield self.hit(call, "tf.function(f)(...) creates a new tf.function and traces it on every "
                                      "call: wrap f once, outside, and call the result")
         # Decorated nested functions defined inside a loop: a new tf.function per iteration.

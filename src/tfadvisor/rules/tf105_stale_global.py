@@ -110,7 +110,8 @@ def apply(x):
         seen: set[str] = set()
         for node in ctx.scope.nodes(ast.Name):
             name = node.id  # type: ignore[attr-defined]
-            if not isinstance(node.ctx, ast.Load) or name in seen or (name in local and name not in declared_global):  # type: ignore[attr-defined]
+            if not isinstance(node.ctx, ast.Load) or name in seen or name in local or name in declared_global:  # type: ignore[attr-defined]
+                # A name this function writes through `global` is its own state (TF202's business).
                 continue
             where = outer.get(name)
             if where is None and ctx.scope.parent is not None and name in rebound:

@@ -100,6 +100,8 @@ class Trainer:
                     yield self.hit(node, f"writes {target.id} declared global/nonlocal: runs only while tracing")
                 elif isinstance(target, (ast.Attribute, ast.Subscript)) and _root(target.value) not in local:
                     value = node.value  # type: ignore[attr-defined]
+                    if isinstance(value, ast.Call) and _creates_state(ctx.call_name(value)):
+                        continue  # a variable or layer made once (TF401's business when it is not)
                     is_tensor, deps = ctx.is_tensor(value)
                     if is_tensor and not deps:
                         continue  # a tensor stored in state is TF204's business, not a Python value change
@@ -118,3 +120,10 @@ def _root(node: ast.AST) -> str | None:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
     return node.id if isinstance(node, ast.Name) else None
+
+
+def _creates_state(name: str | None) -> bool:
+    """A variable, layer or add_weight made here: creating state, not changing a Python value."""
+    last = (name or "").rsplit(".", 1)[-1]
+    return (tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or last in ("add_weight", "add_variable")
+            or last.endswith("Variable"))

@@ -175,4 +175,6 @@ def _creates_state(ctx: ScopeContext, value: ast.AST) -> bool:
     if not isinstance(value, ast.Call):
         return False
     name = ctx.call_name(value) or ""
-    return tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or name.endswith("add_weight")
+    last = name.rsplit(".", 1)[-1]
+    return (tfapi.creates_variable(name) or tfapi.is_keras_builder(name) or last in ("add_weight", "add_variable")
+            or last.endswith("Variable") or (last[:1].isupper() and last not in ("TensorArray", "SparseTensor")))

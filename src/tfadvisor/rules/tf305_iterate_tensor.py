@@ -8,34 +8,9 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import single_tensor
 from tfadvisor.rules.base import Rule, register
 
-# Ops that return one tensor (unpacking their result iterates a tensor). Many ops return tuples
-# (tf.split, tf.unstack, tf.linalg.qr, tf.nn.moments, tf.math.top_k ...): those are fine.
-_SINGLE = frozenset({
-    "tensorflow.shape", "tensorflow.reduce_sum", "tensorflow.reduce_mean", "tensorflow.reduce_max",
-    "tensorflow.reduce_min", "tensorflow.matmul", "tensorflow.constant", "tensorflow.range",
-    "tensorflow.stack", "tensorflow.concat", "tensorflow.reshape", "tensorflow.cast",
-    "tensorflow.zeros", "tensorflow.ones", "tensorflow.convert_to_tensor", "tensorflow.argmax",
-    "tensorflow.argmin", "tensorflow.gather", "tensorflow.squeeze", "tensorflow.transpose",
-    "tensorflow.expand_dims", "tensorflow.add", "tensorflow.multiply", "tensorflow.abs",
-    "tensorflow.math.reduce_sum", "tensorflow.math.reduce_mean", "tensorflow.random.normal",
-    "tensorflow.random.uniform", "tensorflow.nn.relu", "tensorflow.nn.softmax", "tensorflow.sort",
-    "tensorflow.cumsum", "tensorflow.math.cumsum", "tensorflow.one_hot", "tensorflow.tile",
-})
-_SINGLE_PREFIXES = ("tensorflow.reduce_", "tensorflow.math.", "tensorflow.nn.", "tensorflow.random.",
-                    "tensorflow.image.")
-_MULTI = frozenset({
-    "tensorflow.math.top_k", "tensorflow.nn.top_k", "tensorflow.nn.moments", "tensorflow.nn.weighted_moments",
-    "tensorflow.nn.fused_batch_norm", "tensorflow.nn.sufficient_statistics", "tensorflow.nn.max_pool_with_argmax",
-    "tensorflow.math.frexp", "tensorflow.nn.ctc_beam_search_decoder", "tensorflow.nn.ctc_greedy_decoder",
-    "tensorflow.image.combined_non_max_suppression", "tensorflow.image.non_max_suppression_padded",
-    "tensorflow.image.non_max_suppression_with_scores", "tensorflow.image.sample_distorted_bounding_box",
-    "tensorflow.random.experimental.stateless_split", "tensorflow.math.unsorted_segment_max",
-    "tensorflow.nn.compute_accidental_hits", "tensorflow.random.log_uniform_candidate_sampler",
-    "tensorflow.random.uniform_candidate_sampler", "tensorflow.random.fixed_unigram_candidate_sampler",
-    "tensorflow.random.learned_unigram_candidate_sampler", "tensorflow.nn.dynamic_rnn",
-})
 _ITERATING = frozenset({"list", "tuple", "enumerate", "zip", "sum", "max", "min", "sorted", "any", "all",
                         "set", "reversed"})
 
@@ -136,33 +111,4 @@ def _iterated_tensor(ctx: ScopeContext, it: ast.AST) -> str | None:
 
 
 def _single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
-    """A value that is one tensor for sure: a single-tensor op, a slice of one, or a name bound to one."""
-    if isinstance(node, ast.Subscript):
-        return _single_tensor(ctx, node.value)
-    if isinstance(node, ast.Call):
-        name = ctx.call_name(node) or ""
-        return name in _SINGLE or (name.startswith(_SINGLE_PREFIXES) and name not in _MULTI
-                                   and "sampler" not in name and "split" not in name)
-    if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
-        values = _bindings(ctx, node.id)
-        return bool(values) and all(v is not None and _single_tensor(ctx, v) for v in values)
-    return False
-
-
-def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
-    """Every value bound to ``name`` in this function (None when bound some other way)."""
-    out: list[ast.AST | None] = []
-    for node in ctx.scope.nodes(ast.Name):
-        if node.id == name and isinstance(node.ctx, ast.Store):  # type: ignore[attr-defined]
-            out.append(None)
-    assigned = 0
-    for node in ctx.scope.nodes(ast.Assign):
-        for target in node.targets:  # type: ignore[attr-defined]
-            if isinstance(target, ast.Name) and target.id == name:
-                out.append(node.value)  # type: ignore[attr-defined]
-                assigned += 1
-    # every store must be a plain assignment we saw
-    stores = sum(1 for v in out if v is None)
-    if stores != assigned:
-        return [None]
-    return [v for v in out if v is not None]
+    return single_tensor(ctx, node)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tfadvisor.analysis import tfapi
-from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.context import ScopeContext, is_graph_op
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
@@ -84,7 +83,7 @@ def load(path):
                 continue  # only trace-time errors (TypeError, ValueError ...): that works as written
             body_calls = (ctx.call_name(n) for stmt in node.body for n in ctx.walk(stmt)  # type: ignore[attr-defined]
                           if isinstance(n, ast.Call))
-            if any(tfapi.is_tensor_op(name) for name in body_calls):
+            if any(is_graph_op(name) for name in body_calls):
                 yield Hit(self.code, node.lineno, node.col_offset, node.lineno, node.col_offset + 4,  # type: ignore[attr-defined]
                           self.summary)
 
