@@ -168,6 +168,8 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="run only these cases")
     parser.add_argument("--repeat", type=int, default=1,
                         help="predictions and fresh-process runs per function (medians)")
+    parser.add_argument("--budget", type=float, default=2.0,
+                        help="seconds of steady-state timing per function (all modes together)")
     parser.add_argument("--actual", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.actual:
@@ -176,11 +178,12 @@ def main() -> int:
         return 0
 
     from tfadvisor.runtime.profiling import Profiler
+    from tfadvisor.runtime.timing import TimingConfig
 
     cases = [c for c in CASES if not args.only or c[0] in args.only]
     errors: list[float] = []
     print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'error':>7}", flush=True)
-    with Profiler() as profiler:
+    with Profiler(timing=TimingConfig(budget_s=args.budget, max_rounds=80)) as profiler:
         for name, fn_name, calls_name, n in cases:
             predictions, speedups = [], []
             for _ in range(args.repeat):
