@@ -38,14 +38,17 @@ def parse_size(text: str) -> int:
 @click.option("--budget", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds for replaying and measuring after the program ends.")
 @click.option("--memory-budget", default="512MB", show_default=True, help="Memory for sampled calls kept for replay.")
 @output_options(formats=("text", "json", "sarif", "github", "html"))
-@click.argument("argv", nargs=-1, type=click.UNPROCESSED)
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED, metavar="SCRIPT [-- ARGS...]")
 def run(module: str | None, project: str | None, budget: float, memory_budget: str, fmt: str,
         output: str | None, quiet: bool, argv: tuple[str, ...]) -> None:
     """Run a program once, observed, and measure eager against graph on the calls it made.
 
+    tfadvisor's options go before SCRIPT; everything after it (and an optional `--`) is the
+    program's own command line. Exits with the program's exit status.
+
     \b
     tfadvisor run train.py -- --epochs 3
-    tfadvisor run -m mypkg.train --budget 60 --format json --output run.json
+    tfadvisor run --budget 60 --format json --output run.json -m mypkg.train
     """
     args = list(argv)
     if module is None:
