@@ -74,13 +74,14 @@ def _rests_on_weak_params(ctx: ScopeContext, node: ast.AST) -> bool:
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and ctx.kind_deps(n) == ("tensor", ()):
             return False
-        if isinstance(n, ast.Name) and n.id in ctx.params and n.id not in _rebound(ctx):
-            param = ctx.params[n.id]
-            if param.kind == "tensor":
-                if not param.evidence.startswith("passed to") or n.id in tfapi.TENSOR_NAME_HINTS:
-                    return False
-                weak = True
-        elif isinstance(n, ast.Name) and ctx.kind_deps(n) == ("tensor", ()):
+        if not isinstance(n, ast.Name):
+            continue
+        param = ctx.params.get(n.id)
+        if param is not None and param.kind == "tensor" and ctx.env.get(n.id, ("unknown",))[0] != "tensor":
+            if not param.evidence.startswith("passed to") or n.id in tfapi.TENSOR_NAME_HINTS:
+                return False
+            weak = True
+        elif ctx.kind_deps(n) == ("tensor", ()):
             return False
     return weak
 
@@ -301,3 +302,9 @@ def calls_tf_function(ctx: ScopeContext, call: ast.Call) -> str | None:
         if cls and func.attr in facts.tf_methods.get(cls, ()):
             return f"self.{func.attr}"
     return None
+
+
+def is_test_module(module: str) -> bool:
+    """``foo_test``, ``test_foo``, ``conftest`` or a module under a ``tests`` package."""
+    last = module.rsplit(".", 1)[-1]
+    return last.endswith("_test") or last.startswith("test_") or last == "conftest" or ".tests." in f".{module}."

@@ -76,7 +76,8 @@ class Trainer:
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        local = ctx.local_names
+        # `**kwargs` and `*args` are this call's own containers, not state that outlives it.
+        local = ctx.local_names | {name for name, p in ctx.params.items() if p.variadic}
         declared: set[str] = set()
         for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
             declared.update(node.names)  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import is_test_module
 from tfadvisor.rules.base import Rule, register
 
 _SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
@@ -65,7 +66,7 @@ tf.config.run_functions_eagerly(False)
     scope = "always"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        if _is_test_module(ctx.imports.module):
+        if is_test_module(ctx.imports.module):
             return  # tests switch eager mode on deliberately, around the code they test
         for call in ctx.scope.nodes(ast.Call):
             if ctx.call_name(call) not in _SWITCHES:  # type: ignore[arg-type]
@@ -77,7 +78,3 @@ tf.config.run_functions_eagerly(False)
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
 
-
-def _is_test_module(module: str) -> bool:
-    last = module.rsplit(".", 1)[-1]
-    return last.endswith("_test") or last.startswith("test_") or last == "conftest" or ".tests." in f".{module}."

@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import module_scope
+from tfadvisor.rules._util import is_test_module, module_scope
 from tfadvisor.rules.base import Rule, register
 
 _KERAS_BASES = frozenset({"Layer", "Model", "Sequential"})
@@ -96,8 +96,8 @@ class Scaler(tf.Module):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         fn = ctx.function
-        if fn is None or fn.name != "call" or ctx.scope.cls is None:
-            return
+        if fn is None or fn.name != "call" or ctx.scope.cls is None or is_test_module(ctx.imports.module):
+            return  # tests decorate call on purpose (saving, export)
         decorator = next((d for d in fn.decorator_list
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
         if decorator is None or not _is_keras_class(ctx, ctx.scope.cls.node):
