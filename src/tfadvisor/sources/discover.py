@@ -31,10 +31,17 @@ def discover(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> Iterat
 
     A path named explicitly is always yielded (even a missing one, so that it is reported as an
     error); files inside named directories are yielded when they end in ``.py`` or ``.ipynb``.
-    Symlinked directories are not followed (no loops).
+    Symlinked directories are not followed (no loops). A folder that cannot be listed is yielded
+    itself, so that reading it reports why instead of its files silently missing.
     """
     patterns = tuple(exclude)
     seen: set[str] = set()
+    unlisted: list[str] = []
+
+    def _unlisted(exc: OSError) -> None:
+        if exc.filename:
+            unlisted.append(os.path.normpath(os.fsdecode(exc.filename)))
+
     for raw in paths:
         path = os.path.normpath(str(raw))
         if not os.path.isdir(path):
@@ -42,7 +49,12 @@ def discover(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> Iterat
                 seen.add(path)
                 yield path
             continue
-        for root, dirs, files in os.walk(path, onerror=None, followlinks=False):
+        for root, dirs, files in os.walk(path, onerror=_unlisted, followlinks=False):
+            while unlisted:
+                folder = unlisted.pop(0)
+                if folder not in seen:
+                    seen.add(folder)
+                    yield folder
             dirs[:] = sorted(
                 d for d in dirs
                 if d not in SKIPPED_DIRS and not d.endswith(".egg-info")
@@ -57,3 +69,8 @@ def discover(paths: Iterable[str | Path], exclude: Iterable[str] = ()) -> Iterat
                     continue
                 seen.add(full)
                 yield full
+        while unlisted:  # the last folder walked (or ``path`` itself) could not be listed
+            folder = unlisted.pop(0)
+            if folder not in seen:
+                seen.add(folder)
+                yield folder

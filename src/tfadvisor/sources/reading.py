@@ -15,6 +15,7 @@ import tokenize
 from dataclasses import dataclass, field
 
 MAX_BYTES = 10 * 1024 * 1024
+_NOT_UTF8 = "not UTF-8, and no '# -*- coding: ... -*-' line (PEP 263) names its encoding"
 
 
 class SourceError(Exception):
@@ -46,6 +47,10 @@ def _read_bytes(path: str, max_bytes: int) -> bytes:
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(st.st_mode):
+        try:
+            os.scandir(path).close()
+        except OSError as exc:  # discover yields folders it could not list
+            raise SourceError(f"cannot read directory: {exc.strerror or exc}") from None
         raise SourceError("is a directory")
     if not stat.S_ISREG(st.st_mode):
         raise SourceError("not a regular file (FIFO, socket or device)")
@@ -63,13 +68,20 @@ def decode_python(data: bytes) -> tuple[str, str]:
     if b"\x00" in data:
         raise SourceError("binary file (contains NUL bytes)")
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding, cookie = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
+        if "invalid or missing encoding declaration" in str(exc):  # not UTF-8 in the first 2 lines
+            raise SourceError(_NOT_UTF8) from None
         raise SourceError(f"bad encoding declaration: {exc}") from None
     try:
         text = data.decode(encoding)
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise SourceError(f"cannot decode as {encoding}: {exc.reason if hasattr(exc, 'reason') else exc}") from None
+    except UnicodeDecodeError as exc:
+        if encoding.startswith("utf-8") and not any(b"coding" in line for line in cookie):
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise SourceError(f"{_NOT_UTF8} (line {line})") from None
+        raise SourceError(f"cannot decode as {encoding}: {exc.reason}") from None
+    except LookupError as exc:
+        raise SourceError(f"cannot decode as {encoding}: {exc}") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, encoding
