@@ -282,6 +282,9 @@ _TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_stat
                                "standardize_shape", "global_policy", "dtype_policy"})
 
 
+# Elementwise predicates that are ops (tf.math.is_nan ...), unlike tf.is_tensor or TF's internal is_*.
+_ELEMENTWISE = ("tensorflow.math.", "tensorflow.experimental.numpy.", "keras.ops.", "tensorflow.strings.",
+                "tensorflow.python.ops.gen_math_ops.", "tensorflow.python.ops.math_ops.")
 _KERAS_NOT_TF = ("keras.backend.common.", "keras.backend.config.", "keras.utils.", "keras.dtype_policies.",
                  "keras.backend.torch.", "keras.backend.jax.", "keras.backend.numpy.", "keras.backend.openvino.")
 _TENSOR_CLASSES = frozenset({"Variable", "ResourceVariable", "TensorArray", "SparseTensor", "RaggedTensor",
@@ -294,7 +297,8 @@ def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
     """Whether a call into TensorFlow gives a tensor. TF's own internals (``tensorflow.python.*``)
     are ops only in its ``*_ops`` modules; elsewhere they are framework code (a checked TF tree)."""
     last = name.rsplit(".", 1)[-1]
-    if last in _TF_PYTHON_VALUES or last.startswith(("is_", "has_")) or name.startswith("tensorflow.nest."):
+    predicate = last.startswith(("is_", "has_")) and not name.startswith(_ELEMENTWISE)
+    if last in _TF_PYTHON_VALUES or predicate or name.startswith("tensorflow.nest."):
         return ("primitive", ()) if last.startswith(("is_", "has_", "executing")) else ("object", ())
     if name.startswith(_KERAS_NOT_TF):
         return ("unknown", ())
