@@ -540,6 +540,32 @@ def _best_variant(modes: dict[str, Any], graph_total: float) -> str | None:
     return best
 
 
+BORDER = 1.25  # a timing ratio within this factor of its threshold makes a label borderline
+
+
+def borderline(obs: dict[str, Any]) -> bool:
+    """True when the label rests on a timing ratio close to its threshold (noise could flip it).
+
+    Labels decided by an error, a difference or the absence of tensors are never borderline.
+    """
+    modes = obs.get("modes", {})
+    eager, graph = modes.get("eager"), modes.get("graph")
+    if not eager or not graph or not eager["ok"] or not eager["tensor_work"] or is_broken(obs):
+        return False
+
+    def near(ratio: float, threshold: float) -> bool:
+        return threshold / BORDER <= ratio <= threshold * BORDER
+
+    ratios = []
+    if graph["est_s"]:
+        ratios.append((eager["est_s"] / graph["est_s"], KEEP_SPEEDUP if obs["decorated"] else DECORATE_SPEEDUP))
+    for name in ("relaxed", "signature", "xla"):
+        m = modes.get(name)
+        if m and m["ok"] and m["equivalent"] and m["est_s"]:
+            ratios.append((graph["est_s"] / m["est_s"], VARIANT_GAIN))
+    return any(near(r, t) for r, t in ratios)
+
+
 def is_broken(obs: dict[str, Any]) -> bool:
     g = obs["modes"]["graph"]
     return not g["ok"] or not g["equivalent"]

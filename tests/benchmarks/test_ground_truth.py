@@ -59,13 +59,21 @@ def _obs(decorated=False, eager=None, graph=None, **variants):
         (_obs(decorated=True, graph={"equivalent": False, "differences": ["d"]}), "fix-first"),
         (_obs(decorated=True, graph={"est_s": 0.5}), "keep"),
         (_obs(decorated=True, graph={"est_s": 2.0}), "undecorate"),
-        (_obs(decorated=True, graph={"est_s": 2.0}, relaxed={"est_s": 0.5}), "reconfigure"),
+        (_obs(decorated=True, graph={"est_s": 2.0, "body_runs": 50}, relaxed={"est_s": 0.5, "body_runs": 2}), "reconfigure"),
+        # reduce_retracing that does not cut traces is noise, not a reason to reconfigure
+        (_obs(decorated=True, graph={"est_s": 2.0, "body_runs": 5}, relaxed={"est_s": 0.5, "body_runs": 5}), "undecorate"),
         (_obs(decorated=True, eager={"tensor_work": False}), "undecorate"),
         (_obs(eager={"tensor_work": False}), "leave-eager"),
     ],
 )
 def test_labelling_rule(obs, verdict):
     assert gt.label(obs)[0] == verdict
+
+
+def test_borderline_only_for_timing_decisions():
+    assert gt.borderline(_obs(graph={"est_s": 1.0 / 1.3}))  # exactly at the decorate threshold
+    assert not gt.borderline(_obs(graph={"est_s": 0.2}))  # 5x: clear
+    assert not gt.borderline(_obs(graph={"ok": False, "error": "E"}))  # an error is never noise
 
 
 def test_robust_total_keeps_traces_and_medians_the_rest():
