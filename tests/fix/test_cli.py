@@ -120,3 +120,17 @@ def test_without_report_runs_the_static_check(tmp_path, monkeypatch) -> None:
     again = runner.invoke(main, ["fix", "m.py"])
     assert again.exit_code == 0, again.output
     assert runner.invoke(main, ["fix", "m.py", "--diff"]).exit_code == 0  # converged
+
+
+def test_fix_never_imports_tensorflow(tmp_path) -> None:
+    """DESIGN: `fix` needs no TensorFlow. Run a whole fix (static check included) in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    (tmp_path / "m.py").write_text(SOURCE)
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom tfadvisor.cli.main import main\n"
+            "r = CliRunner().invoke(main, ['fix', 'm.py', '--diff'])\n"
+            "assert r.exception is None or isinstance(r.exception, SystemExit), r.output\n"
+            "print('TF' if 'tensorflow' in sys.modules else 'NO-TF')\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip().endswith("NO-TF"), proc.stdout + proc.stderr

@@ -82,3 +82,20 @@ def test_notebook_without_alias_gets_import_in_first_code_cell(tmp_path, monkeyp
     cells = json.load(open("nb.ipynb", encoding="utf-8"))["cells"]
     assert "".join(cells[1]["source"]) == "import tensorflow as tf\nimport numpy as np"
     assert "".join(cells[2]["source"]).startswith("@tf.function\ndef step")
+
+
+def test_magic_lines_in_an_edited_cell_and_bom_crlf_layout_survive(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    nb = _notebook("import tensorflow as tf")
+    nb.cells[2]["source"] = "%time x = 1\ndef step(x, w):\n    print('step', x)\n    !echo hi\n    return tf.matmul(x, w)"
+    text = nbformat.writes(nb) + "\n"
+    data = b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8")
+    (tmp_path / "nb.ipynb").write_bytes(data)
+    report = _report("nb.ipynb", text)
+    [outcome] = run_plan(plan(report, Options(unsafe=True)), ["nb.ipynb"], write=True)
+    assert outcome.written, outcome.error
+    new = (tmp_path / "nb.ipynb").read_bytes()
+    assert new.startswith(b"\xef\xbb\xbf") and b"\r\n" in new and b"\n" not in new.replace(b"\r\n", b"")
+    cell = json.loads(new.decode("utf-8-sig"))["cells"][2]
+    assert "".join(cell["source"]) == (
+        "%time x = 1\n@tf.function\ndef step(x, w):\n    tf.print('step', x)\n    !echo hi\n    return tf.matmul(x, w)")

@@ -132,3 +132,15 @@ def test_remove_on_undecorated_changes_nothing(tmp_path) -> None:
     _write(p, b"def step(x):\n    return x\n")
     out = fix_file(str(p), [RemoveDecorator(origin="undecorate", qualname="step")], write=True)
     assert not out.changed and not out.written
+
+
+def test_rule_fix_on_a_function_changed_since_the_report_is_skipped(tmp_path) -> None:
+    from tfadvisor.fix.edits import Location, PrintToTfPrint
+
+    p = tmp_path / "m.py"
+    # The report saw `step` as 3 lines (def + print + return); the file now has one more line.
+    _write(p, b"import tensorflow as tf\ndef step(x):\n    y = x + 1\n    print(y)\n    return y\n")
+    edit = PrintToTfPrint(origin="TF201", location=Location(line=3, col=4, end_line=3, function="step",
+                                                            def_offset=1, span=2))
+    out = fix_file(str(p), [edit], write=True)
+    assert not out.written and "changed since the report" in out.skipped[0].reason
