@@ -13,7 +13,7 @@ from tfadvisor.fix.edits import Edit, Skipped
 from tfadvisor.fix.notebooks import NotebookError, fix_notebook
 from tfadvisor.fix.planner import Plan
 from tfadvisor.fix.transform import TransformError, apply_edits
-from tfadvisor.fix.writer import Snapshot, WriteRefused, parse_problem, read_snapshot, write_back
+from tfadvisor.fix.writer import WriteRefused, parse_problem, read_snapshot, write_back
 from tfadvisor.sources.reading import SourceError
 
 

@@ -1,13 +1,13 @@
 """From a Report to edits per file: which verdicts and findings become changes, and which do not.
 
 Verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfigure`` sets options
-from the reasons (TF506: ``jit_compile=True``, only when XLA's results are known to match or
-with unsafe fixes; TF101/TF104/TF503/TF601, i.e. retracing:
-``input_signature`` when the calls ``run`` observed were all tensors, else
-``reduce_retracing=True``). Only ``certain`` verdicts unless unsafe fixes are allowed. Findings:
-the rule's fix from the registry (``finding.fix``), safe ones by default, unsafe ones on request.
-Everything left out is a ``Skipped`` with the reason, so the summary can say why.
-"""
+from the reasons. TF506: ``jit_compile=True``, only when XLA's results are known to match or with
+unsafe fixes. Retracing (TF101/TF104/TF503/TF601): ``input_signature`` when the calls ``run``
+observed were all tensors; ``reduce_retracing=True`` for shape retracing (TF104/TF601) that no
+Python value explains; nothing for Python-value retracing, which no option cures. Only
+``certain`` verdicts unless unsafe fixes are allowed. Findings: the rule's fix from the registry
+(``finding.fix``), safe ones by default, unsafe ones on request. Everything left out is a
+``Skipped`` with the reason, so the summary can say why."""
 
 from __future__ import annotations
 
