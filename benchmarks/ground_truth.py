@@ -400,6 +400,8 @@ def error_text(exc: BaseException) -> str:
     text = telling[-1] if telling else (lines[-1] if lines else "")
     if lines and lines[0] not in ("in user code:",) and not telling:
         text = lines[0]
+    if text.startswith(type(exc).__name__):
+        return text[:300]
     return f"{type(exc).__name__}: {text[:300]}"
 
 
@@ -760,7 +762,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print(json.dumps(result, indent=1))
 
-    pool = Pool(args.jobs, HERE / ".ground_truth.log")
+    pool = Pool(args.jobs, Path(tempfile.gettempdir()) / "tfa_ground_truth.log")  # workers' stderr
     results = pool.map(ids, progress)
     labels = build_labels(results)
     elapsed = time.monotonic() - started
