@@ -110,3 +110,15 @@ def test_retrace_explained_by_a_python_value_gets_no_reduce_retracing() -> None:
     result = plan(Report(functions=[by_value, by_shape]), Options())
     assert [(e.qualname, e.reduce_retracing) for e in result.edits["m.py"]] == [("u", True)]
     assert [s.what for s in result.skipped] == ["reconfigure t"]
+
+
+def test_in_memory_measurement_extras_are_read_like_json() -> None:
+    """If model.Measurement gains `signatures`/`xla_equivalent` (proposed), no raw JSON is needed."""
+    from tfadvisor.model import Measurement
+
+    m = Measurement(calls=3)
+    m.signatures = [{"x": ["tensor", "float32", [4, 2]]}, {"x": ["tensor", "float32", [9, 2]]}]  # type: ignore[attr-defined]
+    m.xla_equivalent = True  # type: ignore[attr-defined]
+    fn = _fn("f", Verdict.RECONFIGURE, ["TF104", "TF506"], measurement=m)
+    [edit] = plan(Report(functions=[fn]), Options()).edits["m.py"]
+    assert edit.input_signature == (TensorSpecData((None, 2), "float32"),) and edit.jit_compile is True

@@ -74,11 +74,19 @@ def plan(report: Report, options: Options | None = None, raw: dict[str, Any] | N
     raw_functions = {f.get("id"): f for f in (raw or {}).get("functions", []) if isinstance(f, dict)}
     result = Plan()
     for fn in report.functions:
-        _plan_verdict(fn, raw_functions.get(fn.id), options, result)
+        _plan_verdict(fn, raw_functions.get(fn.id) or _measured_extras(fn), options, result)
     functions = {fn.id: fn for fn in report.functions}
     for finding in report.findings:
         _plan_finding(finding, functions.get(finding.function or ""), options, result)
     return result
+
+
+def _measured_extras(fn: FunctionReport) -> dict[str, Any] | None:
+    """``signatures``/``xla_equivalent`` when model.Measurement carries them (proposed fields), so a
+    Report built in memory works like its JSON."""
+    m = fn.measurement
+    extras = {k: getattr(m, k) for k in ("signatures", "xla_equivalent") if getattr(m, k, None) is not None}
+    return {"id": fn.id, "measurement": extras} if extras else None
 
 
 def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> None:
