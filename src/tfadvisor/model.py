@@ -131,6 +131,12 @@ class Measurement:
     retraces: list[str] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
     error: str | None = None
+    # Whether jit_compile=True gave the same results as eager (None: not measured). Plain graph
+    # equivalence (``equivalent``) says nothing about XLA, whose kernels (e.g. stateless RNG) differ.
+    xla_equivalent: bool | None = None
+    # Argument signatures seen, in ``runtime.signature`` form ({"x": ["tensor", "float32", [32, 3]]}),
+    # from which ``fix`` builds an ``input_signature`` (None for dimensions that varied).
+    signatures: list[dict[str, Any]] | None = None
 
 
 @dataclass
