@@ -286,7 +286,8 @@ _TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_stat
 _ELEMENTWISE = ("tensorflow.math.", "tensorflow.experimental.numpy.", "keras.ops.", "tensorflow.strings.",
                 "tensorflow.python.ops.gen_math_ops.", "tensorflow.python.ops.math_ops.")
 _KERAS_NOT_TF = ("keras.backend.common.", "keras.backend.config.", "keras.utils.", "keras.dtype_policies.",
-                 "keras.backend.torch.", "keras.backend.jax.", "keras.backend.numpy.", "keras.backend.openvino.")
+                 "keras.backend.torch.", "keras.backend.jax.", "keras.backend.numpy.", "keras.backend.openvino.",
+                 "keras.backend.tensorboard.")
 _TENSOR_CLASSES = frozenset({"Variable", "ResourceVariable", "TensorArray", "SparseTensor", "RaggedTensor",
                              "IndexedSlices", "UninitializedVariable"})
 _CONVERTERS = frozenset({"convert_to_tensor", "convert_n_to_tensor", "convert_to_tensor_v2",

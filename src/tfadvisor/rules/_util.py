@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, field
 
 from tfadvisor.analysis import tfapi
-from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.context import ScopeContext, is_graph_op
 from tfadvisor.analysis.scopes import Scope
 
 Deps = tuple[str, ...]
@@ -72,8 +72,8 @@ def _rests_on_weak_params(ctx: ScopeContext, node: ast.AST) -> bool:
     ``pred``: Python values are passed to ops all the time), with no op computing it here."""
     weak = False
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and ctx.kind_deps(n) == ("tensor", ()):
-            return False
+        if isinstance(n, ast.Call) and is_graph_op(ctx.call_name(n)):
+            return False  # computed by an op here (a method call defers to its receiver)
         if not isinstance(n, ast.Name):
             continue
         param = ctx.params.get(n.id)
