@@ -25,7 +25,7 @@ MAX_ROWS = 25
 def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -> str:
     buffer = io.StringIO()
     out = Console(file=buffer, force_terminal=color, color_system="standard" if color else None,
-                  width=max(width, 100), highlight=False, soft_wrap=False)
+                  width=max(width, 130), highlight=False, soft_wrap=False)
     run = report.run or {}
     _header(out, run)
     rows = run.get("table") or []
