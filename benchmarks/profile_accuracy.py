@@ -6,7 +6,9 @@ when the same N calls actually run, eagerly and decorated, each in a fresh proce
 For each function: ``tfadvisor.profile`` predicts ``saved_s`` for N calls (eager and graph modes);
 then two fresh processes run the N calls (the given calls, cycled) eagerly and as a tf.function,
 first call and tracing included, and the difference of their wall times is the actual saving.
-Prints each prediction error relative to the actual saving, and the median (goal: under 20%).
+Prints each prediction error relative to the actual saving (ill-conditioned when the saving is
+near zero), relative to the eager run time of the N calls, whether the sign (decorate or not) was
+right, and the medians (goal: under 20% of the actual saving).
 The machine is shared and noisy: read the figures as one run's, not as constants.
 """
 
@@ -182,7 +184,10 @@ def main() -> int:
 
     cases = [c for c in CASES if not args.only or c[0] in args.only]
     errors: list[float] = []
-    print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'error':>7}", flush=True)
+    workload_errors: list[float] = []
+    signs: list[bool] = []
+    print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'error':>7} "
+          f"{'of eager':>9} {'sign':>5}", flush=True)
     with Profiler(timing=TimingConfig(budget_s=args.budget, max_rounds=80)) as profiler:
         for name, fn_name, calls_name, n in cases:
             predictions, speedups = [], []
@@ -196,18 +201,25 @@ def main() -> int:
             if not predictions:
                 print(f"{name:<16} {n:>5}  not measured: {m.error}")
                 continue
-            savings = []
+            savings, eager_totals = [], []
             for _ in range(args.repeat):  # eager and graph alternate, so load bursts hit both alike
                 eager = actual_seconds(fn_name, calls_name, n, "eager")
                 graph = actual_seconds(fn_name, calls_name, n, "graph")
                 savings.append(eager - graph)
+                eager_totals.append(eager)
             predicted, actual = statistics.median(predictions), statistics.median(savings)
             error = abs(predicted - actual) / abs(actual) if actual else float("inf")
+            of_eager = abs(predicted - actual) / statistics.median(eager_totals)
             errors.append(error)
+            workload_errors.append(of_eager)
+            signs.append((predicted > 0) == (actual > 0))
             print(f"{name:<16} {n:>5} {statistics.median(speedups):>7.2f}x {predicted * 1e3:>9.1f}ms "
-                  f"{actual * 1e3:>9.1f}ms {error:>6.0%}", flush=True)
+                  f"{actual * 1e3:>9.1f}ms {error:>6.0%} {of_eager:>9.0%} {'yes' if signs[-1] else 'NO':>5}",
+                  flush=True)
     if errors:
-        print(f"median prediction error over {len(errors)} functions: {statistics.median(errors):.0%} (goal < 20%)")
+        print(f"median prediction error over {len(errors)} functions: {statistics.median(errors):.0%} of the "
+              f"actual saving (goal < 20%); {statistics.median(workload_errors):.0%} of the eager run time; "
+              f"sign (decorate or not) right for {sum(signs)} of {len(signs)}")
     return 0
 
 
