@@ -13,7 +13,7 @@ from typing import Literal
 Kind = Literal["tensor", "primitive", "object", "unknown"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """A rule's candidate finding inside one function, before the project pass decides on it.
 
@@ -32,7 +32,7 @@ class Hit:
     path: str | None = None  # set when the hit is in another file than its function (call sites)
 
 
-@dataclass
+@dataclass(slots=True)
 class Param:
     name: str
     kind: Kind = "unknown"  # from local evidence: annotation, default, use in TF ops
@@ -41,7 +41,7 @@ class Param:
     variadic: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class CallSite:
     """A call from one scope to a name that may be a function of the project."""
 
@@ -59,7 +59,7 @@ class CallSite:
     sources: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class FunctionSummary:
     id: str
     path: str
@@ -96,7 +96,7 @@ class FunctionSummary:
         return next((p for p in self.params if p.name == name), None)
 
 
-@dataclass
+@dataclass(slots=True)
 class ClassSummary:
     qualname: str
     bases: list[str]  # canonical names
@@ -104,7 +104,7 @@ class ClassSummary:
     keras: bool = False  # subclasses a Keras Layer or Model (directly, by name)
 
 
-@dataclass
+@dataclass(slots=True)
 class ModuleSummary:
     path: str
     module: str
