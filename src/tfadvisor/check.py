@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
+from collections import defaultdict
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -157,24 +158,52 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
         for fid, hit in rule.check_project(project):
             project.project_hits[fid].append(hit)
 
-    # Hazards: each function's own real hits in graph-scope rules, folded over its callees.
+    # Hazards: each function's own real hits in graph-scope rules (not suppressed), folded over
+    # callees; then the hits about a function found elsewhere (its own decorator, its call sites).
+    suppressions = {m.path: m.suppressed for m in modules if m.suppressed}
+    module_hits = _resolve_callee_hits(project, modules)
     own: dict[str, frozenset[tuple[str, str, bool]]] = {}
     real_hits: dict[str, list[tuple[Hit, bool]]] = {}
+    about: dict[str, set[tuple[str, str, bool]]] = defaultdict(set)
     for fid, linked in project.functions.items():
-        kept = [(h, spec) for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]
-                for spec in [_speculative(h, linked)] if spec is not None]
+        kept = []
+        for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]:
+            spec = _speculative(h, linked)
+            if spec is None:
+                continue
+            if h.callee is not None:
+                target = project.resolve(linked.fn, linked.fn.module, h.callee)
+                if target is None or not project.functions[target.id].decorated:
+                    continue
+                about[target.id].add((h.rule, by_code[h.rule].severity.value, spec))
+            kept.append((h, spec))
         real_hits[fid] = kept
+        silenced = suppressions.get(linked.fn.path, {})
         own[fid] = frozenset((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
-                             if h.rule in by_code and by_code[h.rule].scope in ("graph", "project"))
-    hazards = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b)
+                             if h.rule in by_code and by_code[h.rule].scope in ("graph", "project")
+                             and h.callee is None
+                             and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
+        if linked.decorated:  # e.g. TF406 on its own decorator
+            about[fid].update((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
+                              if h.rule in by_code and by_code[h.rule].scope in ("always", "decorated")
+                              and h.callee is None and h.line <= linked.fn.line
+                              and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
+    for fid, extra in module_hits.items():
+        about[fid].update(extra)
+    folded = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b)
+    hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
 
     decisions: dict[str, Decision] = {}
     reports: list[FunctionReport] = []
-    for fid, linked in project.functions.items():
+    to_decorate: set[str] = set()
+    for fid in project.callers_first():
+        linked = project.functions[fid]
         facts = facts_of(project, linked)
         hz = [Hazard(rule, Severity(sev), spec, "") for rule, sev, spec in sorted(hazards[fid])]
-        decision = decide(project, linked, facts, hz, project.tensor_work[fid])
+        decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate)
         decisions[fid] = decision
+        if decision.verdict is Verdict.DECORATE:
+            to_decorate.add(fid)
         fn = linked.fn
         reports.append(FunctionReport(
             id=fid, path=fn.path, qualname=fn.qualname, line=fn.line, end_line=fn.end_line,
@@ -194,7 +223,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             findings.append(_finding(rule, hit, linked, spec))
     for mod in modules:
         for hit in mod.module_hits:
-            if hit.rule in by_code:
+            if hit.rule in by_code and (hit.callee is None or id(hit) in module_hits.kept):
                 findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
     for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
         if decision.verdict not in _ACTIONABLE:
@@ -226,6 +255,37 @@ def _speculative(hit: Hit, linked: Linked) -> bool | None:
             k is not None and k.kind in ("tensor", "unknown") for k in kinds):
         return None
     return True
+
+
+class _ModuleCalleeHits(dict):
+    """Hazards that module-level hits (with ``callee``) put on functions, and which hits stand."""
+
+    kept: set[int]
+
+
+def _resolve_callee_hits(project: Project, modules: list[ModuleSummary]) -> _ModuleCalleeHits:
+    out = _ModuleCalleeHits()
+    out.kept = set()
+    by_code = {r.code: r for r in selected()}
+    for mod in modules:
+        for hit in mod.module_hits:
+            if hit.callee is None:
+                continue
+            target = project.resolve(None, mod.module, hit.callee)
+            if target is None or not project.functions[target.id].decorated:
+                continue
+            out.kept.add(id(hit))
+            severity = by_code[hit.rule].severity.value if hit.rule in by_code else "warning"
+            out.setdefault(target.id, set()).add((hit.rule, severity, hit.speculative))
+    return out
+
+
+def _silenced(table: dict[int, frozenset[str] | None], rule: str, lines: tuple[int, ...]) -> bool:
+    """Whether ``# tfadvisor: ignore[...]`` on any of ``lines`` silences ``rule``."""
+    for line in lines:
+        if line in table and (table[line] is None or rule in table[line]):  # type: ignore[operator]
+            return True
+    return False
 
 
 def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:

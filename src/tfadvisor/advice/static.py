@@ -79,9 +79,19 @@ def role_of(linked: Linked, tensor_work: int) -> str:
 
 
 def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
-           tensor_ops: int) -> Decision:
-    """The verdict for one function (see DESIGN.md "Verdicts")."""
-    decision = _decorated(project, linked, facts, hazards) if linked.decorated else _eager(project, linked, facts, hazards, tensor_ops)
+           tensor_ops: int, to_decorate: frozenset[str] | set[str] = frozenset()) -> Decision:
+    """The verdict for one function (see DESIGN.md "Verdicts").
+
+    ``to_decorate`` holds the functions already judged ``decorate`` (callers are judged before
+    their callees): a function whose every caller is, or will be, graph code is covered by them.
+    """
+    if linked.decorated:
+        decision = _decorated(project, linked, facts, hazards)
+    else:
+        decision = _eager(project, linked, facts, hazards, tensor_ops)
+        if decision.verdict is Verdict.DECORATE and _covered(project, linked, to_decorate):
+            decision = Decision(Verdict.LEAVE_EAGER, ["TF505"],
+                                assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     guessed = [f"{name} assumed a {'tensor' if p.kind == 'tensor' else 'Python value'} ({p.evidence})"
                for name, p in linked.params.items() if p.guessed]
     if (guessed and decision.verdict is not Verdict.LEAVE_EAGER) or any(h.speculative for h in hazards):
@@ -91,6 +101,15 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
         decision.assumptions.append("some findings assume a value is a tensor (marked speculative)")
     decision.reasons = list(dict.fromkeys(decision.reasons))
     return decision
+
+
+def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> bool:
+    callers = linked.callers
+    if linked.fn.is_method and linked.fn.name in project.unresolved_methods:
+        return False  # called on objects whose class we could not tell: callers we cannot see
+    return bool(callers) and all(
+        c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate)
+        for c, _ in callers)
 
 
 def _serious(hazards: list[Hazard]) -> list[str]:
@@ -144,8 +163,7 @@ def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.recursive:
         return Decision(Verdict.LEAVE_EAGER, ["TF404"])
-    callers = linked.callers
-    if callers and all(c is not None and project.graph_roots.get(c.id) for c, _ in callers):
+    if _covered(project, linked, frozenset()):
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=["every caller is already graph code"])
     if fn.name.startswith("__") and fn.name not in ("__call__",):
         return Decision(Verdict.LEAVE_EAGER, [], assumptions=[f"{fn.name} is not a computation entry point"])

@@ -112,13 +112,30 @@ class Project:
         return None
 
     def _split_module(self, dotted: str) -> tuple[str, str] | None:
-        """('pkg.mod', 'Class.method') for 'pkg.mod.Class.method': the longest known module prefix."""
+        """('pkg.mod', 'Class.method') for 'pkg.mod.Class.method': the longest known module prefix.
+
+        A module is also known by the tail of its name (``mlproj.losses`` for
+        ``corpus.mlproj.losses``), when that tail is unique: imports name modules from wherever the
+        program runs, which need not be the folder whose packages we derived names from.
+        """
         parts = dotted.split(".")
         for cut in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:cut])
-            if module in self._by_module or module in self._classes:
-                return module, ".".join(parts[cut:])
+            prefix = ".".join(parts[:cut])
+            if prefix in self._by_module or prefix in self._classes:
+                return prefix, ".".join(parts[cut:])
+            candidates = self._module_tails.get(prefix)
+            if candidates is not None and len(candidates) == 1:
+                return candidates[0], ".".join(parts[cut:])
         return None
+
+    @cached_property
+    def _module_tails(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for module in {*self._by_module, *self._classes}:
+            parts = module.split(".")
+            for start in range(1, len(parts)):
+                out[".".join(parts[start:])].append(module)
+        return out
 
     def class_of(self, fn: FunctionSummary) -> ClassSummary | None:
         if fn.class_qualname is None:
@@ -128,6 +145,7 @@ class Project:
     # -- linking ------------------------------------------------------------------------------
     def _link(self) -> None:
         self._site_modules: dict[int, str] = {}
+        self.unresolved_methods: set[str] = set()
         for mod in self.modules:
             for site in mod.module_calls:
                 self._site_modules[id(site)] = mod.module
@@ -140,6 +158,10 @@ class Project:
                     if target is not None:
                         self.functions[fn.id].callees.append((site, target))
                         self.functions[target.id].callers.append((fn, site))
+                    elif "." in site.callee:
+                        # ``model.cell(x)`` on an object of unknown class: some method named
+                        # ``cell`` may have callers we cannot see.
+                        self.unresolved_methods.add(site.callee.rsplit(".", 1)[1])
             for name, _line, options in mod.wrapped:
                 target = self.resolve(None, mod.module, name) or self._wrapped_method(mod, name)
                 if target is not None:
@@ -281,6 +303,10 @@ class Project:
                 if target.id not in seen:
                     seen.add(target.id)
                     queue.append((target.id, [*path, target.qualname]))
+
+    def callers_first(self) -> list[str]:
+        """Every function id, callers before callees (reverse topological order of the SCCs)."""
+        return [fid for component in reversed(self._components) for fid in component]
 
     def graph_code(self, roots: Iterable[str]) -> dict[str, str]:
         """Function id -> the root whose graph it runs in, for every function reached from roots.

@@ -30,6 +30,10 @@ class Hit:
     depends_on: tuple[str, ...] = ()
     speculative: bool = False
     path: str | None = None  # set when the hit is in another file than its function (call sites)
+    # Set when the hit is about the function being called (``Model().step(x)``): the project pass
+    # resolves it, keeps the hit only if that function is a tf.function, and counts it as a hazard
+    # of that function rather than of the caller.
+    callee: str | None = None
 
 
 @dataclass(slots=True)

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import module_facts
 from tfadvisor.rules.base import Rule, register
+
+
+_LIBRARIES = ("tensorflow", "keras", "numpy")
 
 
 @register
@@ -91,24 +93,22 @@ y = Scaler(2.0).apply(tf.ones([3]))
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        methods = module_facts(ctx).tf_methods
-        if not methods:
-            return
         for call in ctx.scope.nodes(ast.Call):
             func = call.func  # type: ignore[attr-defined]
-            if isinstance(func, ast.Call) and isinstance(func.func, ast.Name):
-                cls = func.func.id
-                if "__call__" in methods.get(cls, ()) and cls not in ctx.local_names:
-                    yield self.hit(call, f"{cls}(...)(...) calls a tf.function __call__ on a temporary "
-                                         f"{cls}: keep the instance in a variable first")
+            if isinstance(func, ast.Call):  # Cls(...)(x): __call__ on a temporary
+                cls, method = ctx.resolve(func.func), "__call__"
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+                cls, method = ctx.resolve(func.value.func), func.attr
+            else:
                 continue
-            if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call)
-                    and isinstance(func.value.func, ast.Name)):
+            if not cls or cls.rsplit(".", 1)[-1][:1].islower() or cls.split(".", 1)[0] in _LIBRARIES:
                 continue
-            cls = func.value.func.id
-            if func.attr in methods.get(cls, ()) and cls not in ctx.local_names:
-                yield self.hit(call, f"{cls}(...).{func.attr}() calls a tf.function method on a temporary "
-                                     f"{cls}: keep the instance in a variable first")
+            short = cls.rsplit(".", 1)[-1]
+            what = f"{short}(...)(...)" if method == "__call__" else f"{short}(...).{method}()"
+            hit = self.hit(call, f"{what} calls a tf.function method on a temporary {short}: "
+                                 f"keep the instance in a variable first")
+            hit.callee = f"{cls}.{method}"
+            yield hit
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
