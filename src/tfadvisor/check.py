@@ -200,7 +200,8 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
         linked = project.functions[fid]
         facts = facts_of(project, linked)
         hz = [Hazard(rule, Severity(sev), spec, "") for rule, sev, spec in sorted(hazards[fid])]
-        decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate)
+        decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
+                          config.min_tensor_ops)
         decisions[fid] = decision
         if decision.verdict is Verdict.DECORATE:
             to_decorate.add(fid)

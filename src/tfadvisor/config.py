@@ -31,7 +31,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
     fail_on: str = "warning"  # lowest severity that makes `check` exit 1 ("never": always 0)
-    min_tensor_ops: int = 3
+    min_tensor_ops: int = 8
     source: str | None = None  # the file this came from
 
     def excludes(self) -> tuple[str, ...]:
@@ -126,7 +126,7 @@ def parse_table(table: Any, source: str) -> Config:
     fail_on = table.get("fail-on", "warning")
     if fail_on not in ("error", "warning", "info", "never"):
         raise ConfigError(f"{source}: fail-on must be one of error, warning, info, never")
-    min_ops = table.get("min-tensor-ops", 3)
+    min_ops = table.get("min-tensor-ops", 8)
     if not isinstance(min_ops, int) or isinstance(min_ops, bool) or min_ops < 0:
         raise ConfigError(f"{source}: min-tensor-ops must be a non-negative integer")
     return Config(select=code_list("select") or ("ALL",), ignore=code_list("ignore"),

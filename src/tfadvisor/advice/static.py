@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
 
-# A function with fewer tensor ops than this (and no loop) gains little from graph mode: the seed's
-# "a few expensive ops" case. Below it we say leave-eager, labelled a static estimate.
-MIN_TENSOR_OPS = 3
+# A function with fewer tensor ops than this (itself and its callees; no loop, no model call) gains
+# little or loses from graph mode: a tf.function call costs about as much as a handful of eager ops
+# on CPU (the accuracy corpus measured 4-9 op functions at 0.3-0.9x over hundreds of calls). Below
+# it we say leave-eager / undecorate, labelled a static estimate; `min-tensor-ops` in the config.
+MIN_TENSOR_OPS = 8
 
 _COMPUTE_ROLE_NAMES = ("step", "train", "test", "eval", "predict", "infer", "loss", "call", "forward",
                        "compute", "update", "apply", "__call__", "metric", "grad")
@@ -79,16 +81,17 @@ def role_of(linked: Linked, tensor_work: int) -> str:
 
 
 def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
-           tensor_ops: int, to_decorate: frozenset[str] | set[str] = frozenset()) -> Decision:
+           tensor_ops: int, to_decorate: frozenset[str] | set[str] = frozenset(),
+           min_tensor_ops: int = MIN_TENSOR_OPS) -> Decision:
     """The verdict for one function (see DESIGN.md "Verdicts").
 
     ``to_decorate`` holds the functions already judged ``decorate`` (callers are judged before
     their callees): a function whose every caller is, or will be, graph code is covered by them.
     """
     if linked.decorated:
-        decision = _decorated(project, linked, facts, hazards)
+        decision = _decorated(project, linked, facts, hazards, tensor_ops, min_tensor_ops)
     else:
-        decision = _eager(project, linked, facts, hazards, tensor_ops)
+        decision = _eager(project, linked, facts, hazards, tensor_ops, min_tensor_ops)
         if decision.verdict is Verdict.DECORATE and _covered(project, linked, to_decorate):
             decision = Decision(Verdict.LEAVE_EAGER, ["TF505"],
                                 assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
@@ -118,7 +121,17 @@ def _serious(hazards: list[Hazard]) -> list[str]:
             or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES)]
 
 
-def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]) -> Decision:
+def _small(fn, tensor_ops: int, min_tensor_ops: int) -> bool:  # type: ignore[no-untyped-def]
+    return tensor_ops < min_tensor_ops and not fn.loops and not fn.model_calls
+
+
+def _too_small(tensor_ops: int) -> list[str]:
+    return [f"only {tensor_ops} tensor op(s), no loop: graph mode gains little here "
+            f"(static estimate; measure with `tfadvisor run`)"]
+
+
+def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
+               tensor_ops: int, min_tensor_ops: int) -> Decision:
     serious = _serious(hazards)
     if facts.role == "builder":
         return Decision(Verdict.UNDECORATE, ["TF504", *serious])
@@ -137,6 +150,8 @@ def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Haz
         return Decision(Verdict.UNDECORATE, ["TF505"])
     if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
         return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["takes only Python values"])
+    if _small(linked.fn, tensor_ops, min_tensor_ops):
+        return Decision(Verdict.UNDECORATE, ["TF602"], confidence="speculative", assumptions=_too_small(tensor_ops))
     return Decision(Verdict.KEEP)
 
 
@@ -145,7 +160,8 @@ def _is_test(fn) -> bool:  # type: ignore[no-untyped-def]
     return fn.name.startswith(("test", "setUp", "tearDown")) or base.endswith("_test.py") or base.startswith("test_")
 
 
-def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard], tensor_ops: int) -> Decision:
+def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard], tensor_ops: int,
+           min_tensor_ops: int) -> Decision:
     fn = linked.fn
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
@@ -184,8 +200,7 @@ def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
         reasons = serious + (["TF101"] if varying else [])
         assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
         return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
-    if tensor_ops < MIN_TENSOR_OPS and not fn.loops and not fn.model_calls:
-        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative",
-                        assumptions=[f"only {tensor_ops} tensor op(s): graph mode gains little (static estimate; measure with `tfadvisor run`)"])
+    if _small(fn, tensor_ops, min_tensor_ops):
+        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=_too_small(tensor_ops))
     return Decision(Verdict.DECORATE, ["TF501"])
 

@@ -25,17 +25,20 @@ compute". Measure with `tfadvisor run` to confirm the gain on your workload.
 import tensorflow as tf
 
 def train_step(x, w):  # TF501
-    h = tf.nn.relu(tf.matmul(x, w))
-    h = tf.nn.relu(tf.matmul(h, w))
+    h = x
+    for _ in range(4):
+        h = tf.nn.relu(tf.matmul(h, w))
     return tf.reduce_mean(tf.square(h))
 """,
         """\
 import tensorflow as tf
 
 def normalise(images: tf.Tensor):  # TF501
-    mean = tf.reduce_mean(images)
-    std = tf.math.reduce_std(images)
-    return (images - mean) / (std + 1e-6)
+    mean = tf.reduce_mean(images, axis=[1, 2], keepdims=True)
+    std = tf.math.reduce_std(images, axis=[1, 2], keepdims=True)
+    scaled = (images - mean) / (std + 1e-6)
+    clipped = tf.clip_by_value(scaled, -3.0, 3.0)
+    return tf.image.per_image_standardization(tf.image.flip_left_right(clipped))
 """,
     )
     good = (
