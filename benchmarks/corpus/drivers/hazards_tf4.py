@@ -77,7 +77,7 @@ def _pred_init(mod, h):
     return {}
 
 
-@driver(M + "Predictor.predict", "fix-first", ("TF407",), note="called on a temporary: Predictor().predict(x)")
+@driver(M + "Predictor.predict", "fix-first", ("TF407",), note="called on a temporary, as loops.predict_all does")
 def _predict_tmp(mod, h):
     for i in range(20):
         h.call(mod.Predictor().predict, floats((4, 16), seed=i))
