@@ -200,8 +200,12 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
                 tensor_ops += 1
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)  # x * w, a - b on tensors: ops too
-        if kind == "tensor" and all(params[d].kind == "tensor" for d in deps if d in params):
+        if kind != "tensor":
+            continue
+        if all(params[d].kind == "tensor" for d in deps if d in params):
             tensor_ops += 1
+        elif len(fn.param_ops) < 64:  # ops if the parameters turn out to be tensors
+            fn.param_ops.append(tuple(d for d in deps if d in params))
     for attr in ctx.scope.nodes(ast.Attribute):
         if isinstance(attr.value, ast.Name) and attr.value.id in params and attr.attr in ("shape", "dtype", "numpy", "ndim"):  # type: ignore[attr-defined]
             p = params[attr.value.id]  # type: ignore[attr-defined]

@@ -351,7 +351,12 @@ class Project:
     @cached_property
     def tensor_work(self) -> dict[str, int]:
         """Tensor ops in each function and its callees (capped: only small counts matter)."""
-        return self.fold(lambda l: l.fn.tensor_ops, lambda a, b: min(a + b, 10_000))
+        def own(linked: Linked) -> int:
+            extra = sum(1 for deps in linked.fn.param_ops
+                        if any(linked.params.get(d, ParamFacts()).kind == "tensor" for d in deps))
+            return linked.fn.tensor_ops + extra
+
+        return self.fold(own, lambda a, b: min(a + b, 10_000))
 
     @cached_property
     def side_effect(self) -> dict[str, tuple[str, str] | None]:

@@ -94,6 +94,7 @@ class FunctionSummary:
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
+    param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
 
     def param(self, name: str) -> Param | None:

@@ -100,13 +100,19 @@ def count(x):
             is_tf, deps = tf_loop(ctx, loop)
             if not is_tf:
                 continue
-            for name, value in _tensor_updates(ctx, loop):
+            for name, value in _tensor_updates(ctx, loop) + _element_updates(ctx, loop):
                 start = last_assignment_before(ctx, name, loop.lineno)  # type: ignore[attr-defined]
                 problem = _mismatch(start, value)
+                guess = False
+                if problem is None and _int_literal(start):
+                    # ``total = 0`` then ``total += v`` over a tensor of unknown dtype: fails for
+                    # float tensors (most of them), so say it, as a guess.
+                    problem, guess = f"is the int literal {start.value!r} (int32)", True  # type: ignore[union-attr]
                 if problem:
                     yield Hit(self.code, loop.lineno, loop.col_offset, loop.lineno, loop.col_offset + 5,  # type: ignore[attr-defined]
                               f"'{name}' {problem} before the TensorFlow loop but becomes a tensor in it: "
-                              f"start it as a tensor of the same dtype and shape", depends_on=deps)
+                              f"start it as a tensor of the same dtype and shape", depends_on=deps,
+                              speculative=guess)
                     break
 
     def _python_condition(self, ctx: ScopeContext, loop: ast.While) -> Hit | None:
@@ -162,6 +168,29 @@ def _tensor_expr(ctx: ScopeContext, value: ast.AST) -> bool:
         if isinstance(n, ast.Subscript) and ctx.kind_deps(n.value) == ("tensor", ()):
             return True
     return False
+
+
+def _element_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AST]]:
+    """In ``for v in tensor:``, names updated from ``v`` (each ``v`` is a tensor in a TF loop)."""
+    if not isinstance(loop, ast.For):
+        return []
+    elements = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    out: list[tuple[str, ast.AST]] = []
+    for stmt in loop.body:
+        for node in ctx.walk(stmt):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, value = node.targets[0].id, node.value
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                target, value = node.target.id, node.value
+            else:
+                continue
+            if any(isinstance(n, ast.Name) and n.id in elements for n in ast.walk(value)):
+                out.append((target, value))
+    return out
+
+
+def _int_literal(start: ast.AST | None) -> bool:
+    return isinstance(start, ast.Constant) and type(start.value) is int
 
 
 def _mismatch(start: ast.AST | None, value: ast.AST) -> str | None:
