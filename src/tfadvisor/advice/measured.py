@@ -269,12 +269,26 @@ def _infra_error(message: str) -> bool:
     return message.startswith(("timeout:", "crashed:", "memory:", "load:", "resolve:"))
 
 
+# Static reasons that keep a function eager whatever its speed: a decorated Keras Layer/Model call
+# (TF406), a builder (TF504), a generator (TF207), recursion (TF404).
+STATIC_VETOES = ("TF406", "TF504", "TF207", "TF404")
+
+
 def _merge_static(out: MeasuredDecision, static: FunctionReport | None) -> MeasuredDecision:
     """Static hazards still count for safety; measured numbers replace static performance guesses."""
     if static is None:
         out.reasons = list(dict.fromkeys(out.reasons))
         return out
     hazards = [r for r in static.reasons if not r.startswith("TF5")]
+    vetoes = [r for r in static.reasons if r in STATIC_VETOES]
+    if vetoes and out.verdict is Verdict.DECORATE:
+        # A replay of one function in isolation cannot see these: a Keras call decorated breaks
+        # the training loop's gradients (TF406), a builder creates variables per trace (TF504)...
+        out.verdict = Verdict.LEAVE_EAGER
+        out.reasons = vetoes + out.reasons
+        out.assumptions.append("measured faster in isolation, but the static reasons say it must stay eager")
+        out.reasons = list(dict.fromkeys(out.reasons))
+        return out
     if static.verdict is Verdict.FIX_FIRST and out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
         out.verdict = Verdict.FIX_FIRST
         out.assumptions.append("measured results match, but static hazards remain (see the reasons)")
