@@ -13,7 +13,8 @@ from collections import defaultdict
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 
 from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
 from tfadvisor.analysis.module import summarize
@@ -108,14 +109,43 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
         return out
     chunk = max(4, min(64, len(paths) // (jobs * 8) or 1))
     chunks = [list(paths[i:i + chunk]) for i in range(0, len(paths), chunk)]
-    results: list[tuple[FileStatus, ModuleSummary | None]] = []
-    ctx = _mp_context()
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        for part in pool.map(_analyze_chunk, [(c, codes) for c in chunks]):
-            results.extend(part)
-            if progress:
-                progress(len(results), len(paths))
-    return results
+    done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]] = {}
+
+    def pending() -> list[int]:
+        return [i for i in range(len(chunks)) if i not in done]
+
+    # A worker killed (OOM killer, a signal) breaks the whole pool. A second pool redoes what was
+    # lost; if that breaks too, the rest goes one chunk per process, so that only the chunk that
+    # keeps killing its worker is reported as lost.
+    for _ in range(2):
+        if pending():
+            _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths))
+    for i in pending():
+        _run_chunks(chunks, [i], codes, 1, done, progress, len(paths))
+    for i in range(len(chunks)):
+        if i not in done:
+            done[i] = [(FileStatus(display_path(p), "error", WORKER_DIED), None) for p in chunks[i]]
+    return [result for i in range(len(chunks)) for result in done[i]]
+
+
+WORKER_DIED = "the process analysing it died (killed, or out of memory)"
+
+
+def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, ...], jobs: int,
+                done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]], progress: Progress | None,
+                total: int) -> None:
+    """Analyse ``pending`` chunks in a pool, filling ``done``; stops quietly if a worker dies."""
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context()) as pool:
+        futures = {pool.submit(_analyze_chunk, (chunks[i], codes)): i for i in pending}
+        try:
+            for future in as_completed(futures):
+                done[futures[future]] = future.result()
+                if progress:
+                    progress(sum(len(v) for v in done.values()), total)
+        except BrokenProcessPool:
+            for future, i in futures.items():  # keep what finished before the pool broke
+                if future.done() and not future.cancelled() and future.exception() is None:
+                    done[i] = future.result()
 
 
 def _mp_context():  # type: ignore[no-untyped-def]

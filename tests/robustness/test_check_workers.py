@@ -1,0 +1,85 @@
+"""`check` when one of its worker processes dies (the OOM killer, a stray signal): no traceback, no
+files lost; what the dead worker held is retried once in a fresh pool, and files that kill their
+worker every time are reported with a one-line reason while the rest of the tree is analysed.
+
+The death is real and deterministic: a script wraps ``tfadvisor.check._analyze_chunk`` so that the
+worker analysing a chosen file SIGKILLs itself (workers are forked, so they run the wrapper).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tfadvisor.check import PARALLEL_THRESHOLD, WORKER_DIED
+
+GOOD = "import tensorflow as tf\n\n\ndef f(x, w):\n    return tf.reduce_sum(tf.matmul(x, w) * 2.0 + tf.nn.relu(x))\n"
+
+SCRIPT = r"""
+import json, os, signal, sys
+import tfadvisor.check as check
+
+root, poison, once = sys.argv[1], sys.argv[2], sys.argv[3] == "once"
+real = check._analyze_chunk
+marker = os.path.join(root, ".killed-once")
+
+
+def dying(args):
+    paths, _ = args
+    if any(os.path.basename(p) == poison for p in paths):
+        if not once or not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return real(args)
+
+
+check._analyze_chunk = dying
+report = check.check_paths([root], jobs=2)
+print(json.dumps(report.to_dict()))
+"""
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+
+
+def _tree(root: Path, files: int) -> None:
+    for i in range(files):
+        (root / f"m{i:03d}.py").write_text(GOOD.replace("def f(", f"def f{i}("))
+
+
+def _check(root: Path, poison: str, mode: str) -> dict:
+    result = subprocess.run([sys.executable, "-c", SCRIPT, str(root), poison, mode], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert (root / ".killed-once").exists(), "the injection did not run: the test proves nothing"
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    _tree(tmp_path, PARALLEL_THRESHOLD * 3)
+    return tmp_path
+
+
+def test_a_worker_killed_once_loses_nothing(tree: Path, schema_valid) -> None:
+    data = _check(tree, "m010.py", "once")
+    schema_valid(data)
+    assert len(data["files"]) == PARALLEL_THRESHOLD * 3
+    assert all(f["status"] == "ok" for f in data["files"]), [f for f in data["files"] if f["status"] != "ok"]
+    assert len(data["functions"]) == PARALLEL_THRESHOLD * 3
+    assert [f["path"] for f in data["files"]] == sorted(f["path"] for f in data["files"])  # order kept
+
+
+def test_a_file_that_always_kills_its_worker_is_reported_and_the_rest_analysed(tree: Path, schema_valid) -> None:
+    data = _check(tree, "m010.py", "always")
+    schema_valid(data)
+    status = {f["path"].rsplit("/", 1)[-1]: f for f in data["files"]}
+    assert len(status) == PARALLEL_THRESHOLD * 3
+    assert status["m010.py"]["status"] == "error" and status["m010.py"]["error"] == WORKER_DIED
+    ok = [f for f in data["files"] if f["status"] == "ok"]
+    assert len(ok) >= PARALLEL_THRESHOLD * 2, "a dying worker took most of the tree with it"
+    assert {fn["path"] for fn in data["functions"]} == {f["path"] for f in ok}
