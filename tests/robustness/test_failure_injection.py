@@ -23,7 +23,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
