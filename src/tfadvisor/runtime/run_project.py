@@ -29,6 +29,7 @@ from tfadvisor.runtime.observe import FunctionStats
 from tfadvisor.runtime.run_replay import Replay
 
 GRAPH_VERDICTS = (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE)
+MIN_RUN_SHARE = 0.01  # a decorate verdict must save at least 1% of the observed run
 
 
 @dataclass
@@ -165,12 +166,31 @@ def decide(p: Projection, run_wall_s: float) -> None:
             m.saved_s = p.eager_total_s - p.projected_total_s
     p.decision = judge(m, decorated=s.decorated, static=p.static, measured_calls=s.calls,
                        retrace_args=changed, location=location)
+    _too_little(p, m, run_wall_s, location)
     if s.decorated:
         _project_decorated(p, m)
     p.saved_s = m.saved_s
     p.traces = m.traces
-    p.why = _why(p, m)
+    p.why = _why(p, m, run_wall_s)
     p.measurement = m  # type: ignore[attr-defined]
+
+
+def _too_little(p: Projection, m: Measurement, run_wall_s: float, loc: Location) -> None:
+    """A saving under MIN_RUN_SHARE of the run is within a shared machine's noise, and not worth
+    AutoGraph's risks: leave the function eager (DESIGN: "gains too little")."""
+    d = p.decision
+    if d is None or d.verdict is not Verdict.DECORATE or m.saved_s is None or run_wall_s <= 0:
+        return
+    if m.saved_s >= MIN_RUN_SHARE * run_wall_s:
+        return
+    d.verdict = Verdict.LEAVE_EAGER
+    d.reasons = ["TF602"]
+    d.findings.append(Finding(
+        rule="TF602", severity=Severity.INFO, path=loc.path, line=loc.line, col=0, end_line=loc.end_line, end_col=0,
+        function=loc.function,
+        message=(f"as a tf.function it would save {m.saved_s * 1e3:.0f} ms, {100 * m.saved_s / run_wall_s:.1f}% of "
+                 f"this run (under {100 * MIN_RUN_SHARE:.0f}%): too little to be worth it"),
+    ))
 
 
 def _scaled(value: float | None, r: Replay, per_call: float) -> float | None:
@@ -218,7 +238,7 @@ def _unmeasured(p: Projection) -> MeasuredDecision:
     return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
 
 
-def _why(p: Projection, m: Measurement) -> str:
+def _why(p: Projection, m: Measurement, run_wall_s: float) -> str:
     """One short phrase for the table; the findings carry the details."""
     s, r, v = p.stats, p.replay, p.verdict
     assert r is not None
@@ -229,6 +249,8 @@ def _why(p: Projection, m: Measurement) -> str:
     if v is Verdict.RECONFIGURE and s.decorated and r.tensorized and r.tensorized.dtypes:
         names = ", ".join(f"`{k}` as a {v} tensor" for k, v in (as_tensors(p) or {}).items())
         return f"retraced {s.traces} times in {s.calls} calls; pass {names}: one trace"
+    if v is Verdict.LEAVE_EAGER and p.decision and p.decision.reasons == ["TF602"] and m.saved_s and m.saved_s > 0:
+        return f"saves only {100 * m.saved_s / max(run_wall_s, 1e-9):.1f}% of the run"
     if v is Verdict.FIX_FIRST:
         return "static hazards: " + ", ".join(x for x in p.decision.reasons if x.startswith("TF")) if p.decision else "fix first"
     if m.eager_s and m.graph_s:
