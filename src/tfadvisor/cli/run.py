@@ -75,7 +75,8 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
     from tfadvisor.report import render
     from tfadvisor.report.output import emit, write_atomic
     from tfadvisor.runtime.run_report import RunAnalysis
-    from tfadvisor.runtime.session import project_root, run_program
+    from tfadvisor.runtime.session import Terminated, _handle_sigterm as _sigterm_raises
+    from tfadvisor.runtime.session import _restore_sigterm, project_root, run_program
     from tfadvisor.ui import console, err_console, progress
 
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
@@ -83,7 +84,15 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
         return EXIT_USAGE
     root = project_root(target, is_module, project)
     static = _static_report(root)
-    program, observer = run_program(target, args, is_module=is_module, project=project, memory_budget=memory_budget)
+    def hard_exit(program, observer) -> None:  # type: ignore[no-untyped-def]  # os._exit: report what ran
+        if output:
+            try:
+                write_atomic(output, render(RunAnalysis(program, observer, static, budget_s).report(), fmt, color=False))
+            except Exception:
+                pass
+
+    program, observer = run_program(target, args, is_module=is_module, project=project, memory_budget=memory_budget,
+                                    on_hard_exit=hard_exit)
     errors = err_console(quiet=quiet)
     if program.outcome == "not-found":
         click.echo(f"tfadvisor: {program.error}", err=True)
@@ -99,13 +108,20 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
             write_atomic(output, render(analysis.report(), fmt, color=False))
 
     save()  # a report exists even if replay crashes the process
-    if program.outcome != "not-found" and observer.observed():
-        with progress("replaying", quiet=quiet) as bar:
-            def advance(done: int, total: int, name: str) -> None:
-                bar.update(description=f"replaying {name}", total=total)
-                bar.advance(done - bar.completed)
+    if program.outcome not in ("not-found", "terminated") and observer.observed():
+        previous = _sigterm_raises()
+        try:
+            with progress("replaying", quiet=quiet) as bar:
+                def advance(done: int, total: int, name: str) -> None:
+                    bar.update(description=f"replaying {name}", total=total)
+                    bar.advance(done - bar.completed)
 
-            analysis.analyse(progress=advance, checkpoint=save)
+                analysis.analyse(progress=advance, checkpoint=save)
+        except Terminated:
+            analysis.interrupted = True
+            program.exit_status = program.exit_status or 143
+        finally:
+            _restore_sigterm(previous)
     report = analysis.report()
     text = render(report, fmt, color=color)
     if output:

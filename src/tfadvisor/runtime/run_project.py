@@ -281,7 +281,9 @@ def to_function_report(p: Projection) -> FunctionReport:
         reasons=list(d.reasons) if d else [],
         confidence=d.confidence if d else "speculative",
         assumptions=list(d.assumptions) if d else [],
-        measurement=getattr(p, "measurement", None) or Measurement(calls=s.calls, eager_s=(s.inclusive_s / s.calls) if s.calls else None),
+        measurement=getattr(p, "measurement", None) or Measurement(
+            calls=s.calls, eager_s=(s.inclusive_s / s.calls) if s.calls else None,
+            error=p.replay.error if p.replay is not None else None),
     )
 
 

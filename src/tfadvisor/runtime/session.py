@@ -17,7 +17,7 @@ import time
 import traceback
 import types
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer
 from tfadvisor.runtime.run_hook import Installation, ProjectScope, instrument
@@ -65,8 +65,14 @@ def run_program(
     project: str | None = None,
     observer: Observer | None = None,
     memory_budget: int = DEFAULT_MEMORY_BUDGET,
+    on_hard_exit: Callable[[ProgramResult, Observer], None] | None = None,
 ) -> tuple[ProgramResult, Observer]:
-    """Run ``target`` observed; never raises for anything the program does."""
+    """Run ``target`` observed; never raises for anything the program does.
+
+    ``on_hard_exit`` is called when the program ends the process itself with ``os._exit`` (no
+    cleanup, no return here): the last chance to write the report for what was observed.
+    SIGTERM is handled like Ctrl-C (outcome "terminated", exit status 143).
+    """
     observer = observer or Observer(memory_budget=memory_budget)
     scope = ProjectScope([project_root(target, is_module, project)])
     argv = [target, *args]
@@ -82,6 +88,22 @@ def run_program(
     sys.path.insert(0, os.getcwd() if is_module else os.path.dirname(os.path.abspath(target)))
     hooks.install()
     start = time.perf_counter()
+    real_exit = os._exit
+
+    def hard_exit(status: int) -> None:  # os._exit in the program: report, then exit as asked
+        try:
+            observer.stop()
+            result.exit_status, result.outcome = int(status), "exit"
+            result.error = f"os._exit({status})"
+            result.wall_s = time.perf_counter() - start
+            _flush()
+            if on_hard_exit is not None:
+                on_hard_exit(result, observer)
+        finally:
+            real_exit(status)
+
+    os._exit = hard_exit  # type: ignore[assignment]
+    previous_term = _handle_sigterm()
     try:
         if is_module:
             result.namespace = runpy.run_module(target, run_name="__main__", alter_sys=True)
@@ -91,12 +113,16 @@ def run_program(
         result.exit_status, result.outcome, result.error = _exit_status(exc)
     except KeyboardInterrupt:
         result.exit_status, result.outcome, result.error = 130, "interrupted", "KeyboardInterrupt"
+    except Terminated:
+        result.exit_status, result.outcome, result.error = 143, "terminated", "SIGTERM"
     except BaseException as exc:  # the program's own error: shown as Python shows it
         result.exit_status, result.outcome = 1, "exception"
         result.error = _one_line(exc)
         _print_exception(exc)
     finally:
         result.wall_s = time.perf_counter() - start
+        os._exit = real_exit
+        _restore_sigterm(previous_term)
         observer.stop()
         hooks.remove()
         sys.argv, sys.path[:] = saved_argv, saved_path
@@ -104,6 +130,30 @@ def run_program(
             sys.modules["__main__"] = saved_main
         _flush()
     return result, observer
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (a CI time limit, `kill`): unwind like Ctrl-C so the report gets written."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _handle_sigterm() -> Any:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def _restore_sigterm(previous: Any) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _run_script(path: str) -> dict[str, Any]:
