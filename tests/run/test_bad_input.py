@@ -98,3 +98,31 @@ def test_ctrl_c_in_the_program_still_reports(tmp_path, schema_valid):
     tick = next(f for f in data["functions"] if f["qualname"] == "tick")
     assert tick["measurement"]["calls"] >= 1
     assert not os.path.exists(tmp_path / ".tfadvisor-*.tmp")
+
+
+def test_sigterm_is_handled_like_ctrl_c(tmp_path, schema_valid):
+    (tmp_path / "forever.py").write_text(
+        "import time\n\ndef tick(i):\n    time.sleep(0.01)\n    return i\n\n"
+        "print('started', flush=True)\ni = 0\nwhile True:\n    tick(i)\n    i += 1\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-m", "tfadvisor", "run", "-q", "--format", "json", "--output", "out.json",
+                             "forever.py"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().startswith("started")
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    data = json.loads((tmp_path / "out.json").read_text())
+    schema_valid(data)
+    assert data["run"]["outcome"] == "terminated"
+    assert next(f for f in data["functions"] if f["qualname"] == "tick")["measurement"]["calls"] >= 1
+
+
+def test_os_exit_in_the_program_still_writes_the_report(tmp_path, schema_valid):
+    (tmp_path / "hard.py").write_text("import os\n\ndef f(x):\n    return x * 2\n\nfor i in range(5):\n    f(i)\nos._exit(4)\n")
+    proc = _run(tmp_path, "-q", "--format", "json", "--output", "out.json", "hard.py")
+    assert proc.returncode == 4, proc.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    schema_valid(data)
+    assert data["run"]["error"] == "os._exit(4)"
+    assert data["functions"][0]["measurement"]["calls"] == 5
