@@ -32,7 +32,7 @@ def parse_size(text: str) -> int:
     return int(number * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit])
 
 
-@click.command(name="run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.command(name="run")
 @click.option("-m", "module", metavar="MODULE", help="Run a module, as `python -m MODULE`.")
 @click.option("--project", type=click.Path(file_okay=False, exists=True), help="Folder whose functions are observed (default: the script's folder; the current folder with -m).")
 @click.option("--budget", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds for replaying and measuring after the program ends.")
@@ -43,12 +43,13 @@ def run(module: str | None, project: str | None, budget: float, memory_budget: s
         output: str | None, quiet: bool, argv: tuple[str, ...]) -> None:
     """Run a program once, observed, and measure eager against graph on the calls it made.
 
-    tfadvisor's options go before SCRIPT; everything after it (and an optional `--`) is the
-    program's own command line. Exits with the program's exit status.
+    The program's own arguments go after `--` (tfadvisor's options may come before or after
+    SCRIPT). Exits with the program's exit status.
 
     \b
     tfadvisor run train.py -- --epochs 3
-    tfadvisor run --budget 60 --format json --output run.json -m mypkg.train
+    tfadvisor run train.py --format json --output run.json
+    tfadvisor run --budget 60 -m mypkg.train -- --epochs 3
     """
     args = list(argv)
     if module is None:
