@@ -32,7 +32,18 @@ def parse_size(text: str) -> int:
     return int(number * {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}[unit])
 
 
-@click.command(name="run")
+class _RunCommand(click.Command):
+    """Says where the program's own options go when one is given without `--`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            exc.message = exc.message.rstrip(".") + "; the program's own arguments go after `--`: tfadvisor run SCRIPT -- ARGS"
+            raise
+
+
+@click.command(name="run", cls=_RunCommand)
 @click.option("-m", "module", metavar="MODULE", help="Run a module, as `python -m MODULE`.")
 @click.option("--project", type=click.Path(file_okay=False, exists=True), help="Folder whose functions are observed (default: the script's folder; the current folder with -m).")
 @click.option("--budget", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds for replaying and measuring after the program ends.")
