@@ -8,6 +8,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+# Hypothesis profiles for every folder: bounded ("ci", the default) and a local soak ("long":
+# `./dev test --hypothesis-profile=long`). tests/robustness reads them through robust_settings().
+_COMMON = {"deadline": None, "suppress_health_check": list(HealthCheck), "derandomize": False}
+settings.register_profile("ci", max_examples=25, phases=(Phase.explicit, Phase.reuse, Phase.generate), **_COMMON)
+settings.register_profile("long", max_examples=1000, **_COMMON)
 
 _SCHEMA = json.loads(resources.files("tfadvisor").joinpath("schema/report.schema.json").read_text())
 

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import settings
 
-_COMMON = {"deadline": None, "suppress_health_check": list(HealthCheck), "derandomize": False}
-# No shrinking in CI: a known (xfail) bug must not cost minutes of shrinking on every run.
-settings.register_profile("ci", max_examples=25, phases=(Phase.explicit, Phase.reuse, Phase.generate), **_COMMON)
-settings.register_profile("long", max_examples=1000, **_COMMON)
+# The "ci" and "long" profiles are registered in tests/conftest.py (no shrinking in "ci": a known
+# xfail bug must not cost minutes of shrinking on every run).
 
 
 def robust_settings(scale: float = 1.0) -> settings:

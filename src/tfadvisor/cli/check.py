@@ -14,7 +14,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 @click.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=str, readable=False))
 @output_options(formats=("text", "json", "sarif", "github", "html"))
 @click.option("--select", help="Only these rules (codes or prefixes, comma-separated: TF2,TF301).")
 @click.option("--ignore", help="Skip these rules (codes or prefixes, comma-separated).")

@@ -101,6 +101,10 @@ def fix(paths: tuple[str, ...], diff: bool, from_report: str | None, unsafe_fixe
         for outcome in outcomes:
             click.echo(unified_diff(outcome), nl=False)
     text, errors = _summary(outcomes, diff=diff)
+    unreadable = [f for f in report.files if f.status == "error"]
+    if unreadable:  # files the analysis could not read or parse are left as they are: say so
+        text += f"could not analyse {len(unreadable)} (left untouched):\n"
+        text += "".join(f"  {f.path}: {f.error}\n" for f in unreadable)
     click.echo(text, nl=False, err=diff)
     if errors or (diff and any(o.changed for o in outcomes)):
         raise SystemExit(1)

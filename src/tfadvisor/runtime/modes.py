@@ -42,7 +42,7 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> t
     except ResolveError as exc:
         run.error = ModeError("resolve", str(exc), phase="load")
         return run, None
-    except Exception as exc:  # the user's module, calls factory or fresh() raised
+    except (Exception, SystemExit) as exc:  # the user's module, calls factory or fresh() raised (or exited)
         run.error = _error(exc, "load", None, eager=True)
         if run.error.kind == "raised":
             run.error.kind = "load"
@@ -67,7 +67,7 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> t
         start = time.perf_counter()
         try:
             out = fn(*args, **kwargs)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit() in user code is its failure, not ours
             run.error = _error(exc, run.phase, i, eager=mode == "eager")
             run.traces = counter() if counter else None
             return run, None

@@ -124,6 +124,8 @@ def read_source(path: str, max_bytes: int = MAX_BYTES) -> Source:
     if path.endswith(".ipynb"):
         return notebook_to_source(path, data)
     if not data.strip():
+        if os.path.basename(path) == "__init__.py":
+            return Source(path=path, text="")  # an empty package marker is normal, not an error
         raise SourceError("empty file")
     text, encoding = decode_python(data)
     return Source(path=path, text=text, encoding=encoding)
