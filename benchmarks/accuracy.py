@@ -300,8 +300,9 @@ def render_markdown(labels: dict[str, Any], static: dict[str, Prediction], stati
         for fid in unsafe:
             t = labels["functions"][fid]
             who = ", ".join(n for n, s in (("check", all_static), ("run", meas)) if s and fid in s.unsafe)
-            cert = static.get(fid).confidence if fid in static else "?"
-            out.append(f"- `{fid}` ({who}; static confidence {cert}): {t['why']}")
+            sp = static.get(fid)
+            said = f"check said {sp.verdict} ({sp.confidence})" if sp else "check: no verdict"
+            out.append(f"- `{fid}` (unsafe from {who}; {said}): {t['why']}")
     else:
         out.append("None.")
     out += ["", *speed_section()]
