@@ -160,18 +160,19 @@ _MULTI = frozenset({
 })
 
 
-def single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
+def single_tensor(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) -> bool:
     """A value that is one tensor for sure: a single-tensor op, a slice of one, or a local name
-    bound only to such values."""
+    bound only to such values. (``_seen`` stops ``x = x[:n]`` from following itself forever.)"""
     if isinstance(node, ast.Subscript):
-        return single_tensor(ctx, node.value)
+        return single_tensor(ctx, node.value, _seen)
     if isinstance(node, ast.Call):
         name = ctx.call_name(node) or ""
         return name in SINGLE or (name.startswith(_SINGLE_PREFIXES) and name not in _MULTI
                                   and "sampler" not in name and "split" not in name)
-    if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
+    if isinstance(node, ast.Name) and node.id not in _seen and (node.id in ctx.local_names or node.id in ctx.params):
         values = _bindings(ctx, node.id)
-        return bool(values) and all(v is not None and single_tensor(ctx, v) for v in values)
+        seen = _seen | {node.id}
+        return bool(values) and all(v is not None and single_tensor(ctx, v, seen) for v in values)
     return False
 
 
