@@ -295,13 +295,10 @@ RUN_IN_PROCESS = ("run bug (runtime/session.py runs the program in tfadvisor's o
 
 
 @pytest.mark.parametrize("name, status, what", [
-    pytest.param("run_os_exit", 4, "os._exit()", marks=pytest.mark.xfail(
-        reason=RUN_IN_PROCESS.format(what="os._exit() in the program"), strict=False)),
+    ("run_os_exit", 4, "os._exit()"),
     pytest.param("run_segfault", -signal.SIGSEGV, "a segfault", marks=pytest.mark.xfail(
         reason=RUN_IN_PROCESS.format(what="a segfault in the program"), strict=False)),
-    pytest.param("run_sigterm", -signal.SIGTERM, "SIGTERM", marks=pytest.mark.xfail(
-        reason=RUN_IN_PROCESS.format(what="SIGTERM (what CI time limits and `kill` send)") + "; handle "
-               "SIGTERM like SIGINT", strict=False)),
+    ("run_sigterm", -signal.SIGTERM, "SIGTERM"),
 ])
 def test_run_reports_what_ran_when_the_program_dies_hard(outcomes, schema_valid, name, status, what) -> None:
     o = outcomes[name]
@@ -332,9 +329,6 @@ def test_run_reports_a_replay_that_exhausts_memory_or_hangs_and_goes_on(outcomes
     assert report["run"]["replay_s"] < 60, report["run"]  # the hang was cut at its limit (--budget 8)
 
 
-@pytest.mark.xfail(reason="run gap (runtime/run_report.py): a failed replay is only in run.table[].replay_error; "
-                          "functions[].measurement.error (the schema's place for it, what the SARIF/HTML/text "
-                          "renderers read) stays null", strict=False)
 def test_run_puts_a_failed_replay_in_the_function_measurement(outcomes) -> None:
     report = outcomes["run_replay_memory_and_hang"].report
     assert report is not None
@@ -347,10 +341,7 @@ def test_run_puts_a_failed_replay_in_the_function_measurement(outcomes) -> None:
 
 @pytest.mark.parametrize("name, words", [
     ("profile_raises", ("KeyError", "no such column")),
-    pytest.param("profile_exit3", ("exit", "3"), marks=pytest.mark.xfail(
-        reason="profile bug (runtime/modes.py catches Exception, not SystemExit): sys.exit(3) in the measured "
-               "function ends the measuring process; TF's slow shutdown then makes the supervisor kill it "
-               "and the report blames SIGKILL instead of saying the function called sys.exit(3)", strict=False)),
+    ("profile_exit3", ("exit", "3")),
     ("profile_segfault", ("SIGSEGV",)),
     ("profile_killed", ("SIGKILL",)),
     ("profile_memory", ("memory",)),
