@@ -7,10 +7,13 @@ from collections import Counter
 
 import click
 
-from tfadvisor.fix.engine import FileOutcome, run_plan, unified_diff
-from tfadvisor.fix.planner import Options, plan
+from typing import TYPE_CHECKING
+
 from tfadvisor.model import Report, ReportFormatError
 from tfadvisor.sources import discover
+
+if TYPE_CHECKING:  # libcst is imported only when `fix` runs: every other command starts faster
+    from tfadvisor.fix.engine import FileOutcome
 
 
 def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -90,6 +93,9 @@ def fix(paths: tuple[str, ...], diff: bool, from_report: str | None, unsafe_fixe
     written. Exit status: 0 done, 1 with --diff when there would be changes, or when a file had
     to be left untouched.
     """
+    from tfadvisor.fix.engine import run_plan, unified_diff
+    from tfadvisor.fix.planner import Options, plan
+
     files = list(discover(paths))
     if from_report:
         report, raw = _load_report(from_report)
