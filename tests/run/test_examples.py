@@ -42,6 +42,11 @@ def test_mlp_train_step_should_be_decorated(tmp_path, schema_valid):
     assert step["verdict"] == "decorate"
     assert step["measurement"]["calls"] == 1200 and step["measurement"]["equivalent"] is True
     assert step["measurement"]["saved_s"] > 0
+    # What fix needs: the signatures seen (for input_signature) and whether XLA matched eager.
+    signature = step["measurement"]["signatures"][0]
+    assert signature["x"][0] == "tensor" and signature["x"][1] == "float32"
+    if step["measurement"]["xla_s"] is not None:
+        assert step["measurement"]["xla_equivalent"] in (True, False)
     assert _fn(report, "main")["verdict"] == "leave-eager"  # a driver is never replayed
     assert report["run"]["table"][0]["qualname"] in ("main", "train_step")
 

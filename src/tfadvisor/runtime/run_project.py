@@ -136,6 +136,9 @@ def decide(p: Projection, run_wall_s: float) -> None:
     lines, changed = retrace_explanations(s)
     m = Measurement(calls=p.calls, error=r.error, differences=list(r.differences), retraces=lines)
     m.equivalent = r.equivalent
+    m.xla_equivalent = r.xla_equivalent
+    # What fix needs for an input_signature: the distinct argument signatures observed.
+    m.signatures = [seen.named for seen in s.signatures if seen.named] or None
     m.xla_s = _scaled(r.xla_s, r, per_call) if not s.decorated else r.xla_s
     eager_mode = ModeMeasurement("eager", per_call_s=per_call if not s.decorated else r.eager_s, rounds=1)
     graph_mode = ModeMeasurement("graph", error=r.graph_error)

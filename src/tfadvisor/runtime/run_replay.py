@@ -53,6 +53,7 @@ class Replay:
     trace_s: float | None = None
     xla_s: float | None = None
     xla_error: str | None = None
+    xla_equivalent: bool | None = None  # XLA's first two results against eager's (RNG kernels differ)
     graph_error: str | None = None
     equivalent: bool | None = None
     differences: list[str] = field(default_factory=list)
@@ -177,7 +178,8 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
     elif run_xla and out.has_tensors:
         try:
             xla = tf.function(fn, jit_compile=True)
-            xla(*eager_args, **kwargs)
+            xla_results, _ = _two_calls(xla, eager_args, kwargs)
+            out.xla_equivalent = not differences(eager_results, xla_results, "result")
             state.restore()
             out.xla_s = measure(lambda: xla(*eager_args, **kwargs), config=per_mode).median
         except ReplayTimeout:
