@@ -191,7 +191,6 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
     # Hazards: each function's own real hits in graph-scope rules (not suppressed), folded over
     # callees; then the hits about a function found elsewhere (its own decorator, its call sites).
     suppressions = {m.path: m.suppressed for m in modules if m.suppressed}
-    module_hits = _resolve_callee_hits(project, modules)
     own: dict[str, frozenset[tuple[str, str, bool]]] = {}
     real_hits: dict[str, list[tuple[Hit, bool]]] = {}
     about: dict[str, set[tuple[str, str, bool]]] = defaultdict(set)
@@ -202,10 +201,10 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             if spec is None:
                 continue
             if h.callee is not None:
-                target = project.resolve(linked.fn, linked.fn.module, h.callee)
-                if target is None or not project.functions[target.id].decorated:
+                target = _decorated_callee(project, linked.fn, linked.fn.module, h)
+                if target is None:
                     continue
-                about[target.id].add((h.rule, by_code[h.rule].severity.value, spec))
+                about[target].add((h.rule, by_code[h.rule].severity.value, spec))
             kept.append((h, spec))
         real_hits[fid] = kept
         silenced = suppressions.get(linked.fn.path, {})
@@ -218,8 +217,17 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                               if h.rule in by_code and by_code[h.rule].scope in ("always", "decorated")
                               and h.callee is None and h.line <= linked.fn.line
                               and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
-    for fid, extra in module_hits.items():
-        about[fid].update(extra)
+    module_hits: list[tuple[ModuleSummary, Hit]] = []  # hits in top-level code that stand
+    for mod in modules:
+        for hit in mod.module_hits:
+            if hit.rule not in by_code:
+                continue
+            if hit.callee is not None:
+                target = _decorated_callee(project, None, mod.module, hit)
+                if target is None:
+                    continue
+                about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
+            module_hits.append((mod, hit))
     folded = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b)
     hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
 
@@ -252,10 +260,8 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             if rule is None or not _in_scope(rule, linked, fid in graph):
                 continue
             findings.append(_finding(rule, hit, linked, spec))
-    for mod in modules:
-        for hit in mod.module_hits:
-            if hit.rule in by_code and (hit.callee is None or id(hit) in module_hits.kept):
-                findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
+    for mod, hit in module_hits:
+        findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
     for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
         if decision.verdict not in _ACTIONABLE:
             continue
@@ -288,27 +294,10 @@ def _speculative(hit: Hit, linked: Linked) -> bool | None:
     return True
 
 
-class _ModuleCalleeHits(dict):
-    """Hazards that module-level hits (with ``callee``) put on functions, and which hits stand."""
-
-    kept: set[int]
-
-
-def _resolve_callee_hits(project: Project, modules: list[ModuleSummary]) -> _ModuleCalleeHits:
-    out = _ModuleCalleeHits()
-    out.kept = set()
-    by_code = {r.code: r for r in selected()}
-    for mod in modules:
-        for hit in mod.module_hits:
-            if hit.callee is None:
-                continue
-            target = project.resolve(None, mod.module, hit.callee)
-            if target is None or not project.functions[target.id].decorated:
-                continue
-            out.kept.add(id(hit))
-            severity = by_code[hit.rule].severity.value if hit.rule in by_code else "warning"
-            out.setdefault(target.id, set()).add((hit.rule, severity, hit.speculative))
-    return out
+def _decorated_callee(project: Project, caller, module: str, hit: Hit) -> str | None:  # type: ignore[no-untyped-def]
+    """The id of the tf.function a hit with ``callee`` is about, or None if the hit does not stand."""
+    target = project.resolve(caller, module, hit.callee or "")
+    return target.id if target is not None and project.functions[target.id].decorated else None
 
 
 def _silenced(table: dict[int, frozenset[str] | None], rule: str, lines: tuple[int, ...]) -> bool:
@@ -353,12 +342,8 @@ def _apply_suppressions(findings: list[Finding], modules: list[ModuleSummary], c
     out = []
     for finding in findings:
         mod = by_path.get(finding.path)
-        suppressed = False
-        if mod is not None:
-            for line in (finding.line, def_lines.get(finding.function or "", -1)):
-                codes = mod.suppressed.get(line, frozenset()) if line in mod.suppressed else frozenset()
-                if line in mod.suppressed and (codes is None or finding.rule in codes):
-                    suppressed = True
+        lines = (finding.line, def_lines.get(finding.function or "", -1))
+        suppressed = mod is not None and _silenced(mod.suppressed, finding.rule, lines)
         ignored = config.ignored_in(finding.path)
         if ignored and matches(finding.rule, ignored):
             continue

@@ -19,8 +19,6 @@ from tfadvisor.model import Confidence, Facts, Severity, Verdict
 # it we say leave-eager / undecorate, labelled a static estimate; `min-tensor-ops` in the config.
 MIN_TENSOR_OPS = 8
 
-_COMPUTE_ROLE_NAMES = ("step", "train", "test", "eval", "predict", "infer", "loss", "call", "forward",
-                       "compute", "update", "apply", "__call__", "metric", "grad")
 _IO_CODES = ("TF201", "TF206")
 _BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour
 _BUILDER_NAMES = ("__init__", "build", "build_model", "get_model", "make_model", "create_model")
@@ -145,8 +143,7 @@ def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Haz
     if varying:
         return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
                         assumptions=[f"{', '.join(varying)} change from call to call: one trace per value"])
-    callers = linked.callers
-    if callers and all(c is not None and project.functions[c.id].decorated for c, _ in callers):
+    if _covered(project, linked, frozenset()):
         return Decision(Verdict.UNDECORATE, ["TF505"])
     if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
         return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["takes only Python values"])

@@ -273,13 +273,14 @@ def _guarded_nodes(ctx: ScopeContext) -> set[int]:
     """Ids of nodes under a create-once guard (``if self.v is None:``, ``if not self.built:``)."""
     out: set[int] = set()
     for node in ctx.scope.nodes(ast.If):
-        if _is_guard(node.test):  # type: ignore[attr-defined]
+        if is_create_once_guard(node.test):  # type: ignore[attr-defined]
             for stmt in node.body:  # type: ignore[attr-defined]
                 out.update(id(n) for n in ctx.walk(stmt))
     return out
 
 
-def _is_guard(test: ast.AST) -> bool:
+def is_create_once_guard(test: ast.AST) -> bool:
+    """``if self.v is None:``, ``if not self.built:``, ``if hasattr(...)``: code under it runs once."""
     if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Is, ast.NotIn)) for op in test.ops):
         return True
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -287,7 +288,7 @@ def _is_guard(test: ast.AST) -> bool:
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _GUARD_CALLS:
         return True
     if isinstance(test, ast.BoolOp):
-        return any(_is_guard(v) for v in test.values)
+        return any(is_create_once_guard(v) for v in test.values)
     return False
 
 

@@ -9,7 +9,7 @@ through callees, finds recursion, and knows which functions are graph code.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
@@ -291,19 +291,6 @@ class Project:
                     low[parent] = min(low[parent], low[node])
 
     # -- queries ------------------------------------------------------------------------------
-    def closure(self, fid: str) -> Iterator[tuple[Linked, list[str]]]:
-        """The function and everything it calls, transitively, with the call path to each."""
-        seen = {fid}
-        queue: deque[tuple[str, list[str]]] = deque([(fid, [])])
-        while queue:
-            current, path = queue.popleft()
-            linked = self.functions[current]
-            yield linked, path
-            for _site, target in linked.callees:
-                if target.id not in seen:
-                    seen.add(target.id)
-                    queue.append((target.id, [*path, target.qualname]))
-
     def callers_first(self) -> list[str]:
         """Every function id, callers before callees (reverse topological order of the SCCs)."""
         return [fid for component in reversed(self._components) for fid in component]

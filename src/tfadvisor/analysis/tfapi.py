@@ -72,10 +72,6 @@ PRIMITIVE_NAME_HINTS = frozenset(
      "verbose", "name", "path", "filename", "batch_size", "epochs", "seed", "debug", "mode", "lr",
      "learning_rate", "units", "dim", "size", "depth", "num_layers", "rate", "dropout", "axis"}
 )
-# Names of compute-role functions (the seed's "train" and "predict"), from Hybridize Functions.
-COMPUTE_NAME_HINTS = ("train_step", "test_step", "eval_step", "predict", "call", "__call__",
-                      "inference", "loss", "step", "forward", "compute")
-
 
 def is_tf_function(name: str | None) -> bool:
     return name in ("tensorflow.function", "tensorflow.compat.v1.function")

@@ -15,10 +15,10 @@ _GUARD_FREE = ("__init__", "build")
 
 
 def _guarded(ctx: ScopeContext, node: ast.AST) -> bool:
-    from tfadvisor.analysis.module import _is_guard
+    from tfadvisor.analysis.module import is_create_once_guard
 
     for outer in ctx.enclosing(node):
-        if isinstance(outer, ast.If) and _is_guard(outer.test) and ctx.in_branch(node, outer) == "body":
+        if isinstance(outer, ast.If) and is_create_once_guard(outer.test) and ctx.in_branch(node, outer) == "body":
             return True
     return False
 
