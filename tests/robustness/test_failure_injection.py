@@ -50,7 +50,7 @@ def step(x):
     if STATE["replaying"]:
         {in_replay}
     for _ in range(8):
-        x = tf.nn.relu(x) * 0.5 + 1.0
+        x = tf.nn.relu(tf.matmul(x, x)) * 1e-3
     return tf.reduce_sum(x)
 
 
@@ -58,13 +58,14 @@ def other(x):
     if STATE["replaying"]:
         {other_in_replay}
     for _ in range(8):
-        x = tf.tanh(x) * 0.5 + 1.0
+        x = tf.tanh(tf.matmul(x, x)) * 0.5
     return tf.reduce_sum(x)
 
 
 def main():
-    x = tf.ones([16, 16])
-    for _ in range(CALLS):  # enough for each to pass run's 0.5%-of-the-run replay threshold
+    x = tf.ones([256, 256])
+    for _ in range(CALLS):  # real work (8 matmuls a call), so each is well above run's 0.5%-of-the-run
+        # replay threshold even when TensorFlow's import is slow or the program then idles until SIGINT
         step(x)
         other(x)
     {at_end}
