@@ -358,13 +358,12 @@ def test_profile_reports_a_function_that_fails_its_process(outcomes, schema_vali
     assert measurement["modes"] and measurement["modes"][0]["mode"] == "eager"
 
 
-@pytest.mark.xfail(reason="profile bug (cli/profile.py): SIGINT while a mode is measured ends in click's "
-                          "'Aborted!' with exit 1 and no report; catch KeyboardInterrupt, kill the child, write "
-                          "the report for the modes measured and exit 130 (as run does)", strict=False)
 def test_profile_interrupted_writes_what_it_measured_and_exits_130(outcomes, schema_valid) -> None:
     o = outcomes["profile_sigint"]
     assert o.rc == 130, (o.rc, o.stderr)
-    _common(o, schema_valid)
+    report = _common(o, schema_valid)
+    assert report["run"]["error_kind"] == "interrupted"
+    assert "interrupted" in report["functions"][0]["measurement"]["error"]
 
 
 def test_profile_interrupted_leaves_no_child_running(outcomes) -> None:

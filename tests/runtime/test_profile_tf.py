@@ -137,3 +137,19 @@ def test_profile_many_shares_one_worker_and_reports_progress(profiler):
     assert [r.where.qualname for r in results] == ["scaled", "appends"]
     assert results[0].measurement.traces == 6 and results[1].measurement.equivalent is False
     assert seen == [(0, 2, True), (1, 2, False), (1, 2, True), (2, 2, False)]
+
+
+def test_first_calls_are_taken_where_the_function_never_ran():
+    """By default each function starts in a new worker and graph's first pass gets one of its own:
+    a process that has already run a function (eagerly, or in an earlier profile) has paid part of
+    its first-call costs, which would flatter tracing."""
+    from tfadvisor.runtime.profiling import Profiler
+
+    from .conftest import FAST
+
+    with Profiler(timing=FAST) as session:
+        first = session.profile(ref("many_small_ops"), ref("many_small_ops_calls"), modes=EAGER_GRAPH, static=None)
+        again = session.profile(ref("many_small_ops"), ref("many_small_ops_calls"), modes=EAGER_GRAPH, static=None)
+    pids = [r.runs[mode].first_pass_pid for r in (first, again) for mode in EAGER_GRAPH]
+    assert first.ok and again.ok
+    assert None not in pids and len(set(pids)) == 4, pids

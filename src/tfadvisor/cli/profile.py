@@ -3,7 +3,8 @@
 The measurement runs in a child process (``tfadvisor.runtime``); this module only parses the
 command line, shows progress and renders the result. Exit status: 0 measured, 1 the function
 could not be measured (raised eagerly, timed out, exhausted memory, killed its process),
-2 bad input (a MODULE:NAME that does not resolve).
+2 bad input (a MODULE:NAME that does not resolve), 130 interrupted (Ctrl-C; what was measured is
+still reported).
 """
 
 from __future__ import annotations
@@ -65,9 +66,12 @@ def profile(target: str, calls: str, fresh: str | None, observe: str | None, tim
         if ref.module.endswith(".py") and not _exists(ref.module):
             _fail(f"no such file: {ref.module}", 2)
 
-    with ui.status(f"measuring {target} ({', '.join(modes)}), each mode in a child process", quiet=quiet):
-        result = run_profile(target, calls, fresh=fresh, observe=observe, modes=modes, timeout=timeout,
-                             expected_calls=expected_calls)
+    try:
+        with ui.status(f"measuring {target} ({', '.join(modes)}), each mode in a child process", quiet=quiet):
+            result = run_profile(target, calls, fresh=fresh, observe=observe, modes=modes, timeout=timeout,
+                                 expected_calls=expected_calls)
+    except KeyboardInterrupt:  # outside a measurement (the measuring child is stopped by then)
+        _fail("interrupted", 130)
     if result.error_kind == "resolve":
         _fail(result.measurement.error.split(": ", 2)[-1] if result.measurement.error else "cannot resolve", 2)
 
@@ -80,6 +84,9 @@ def profile(target: str, calls: str, fresh: str | None, observe: str | None, tim
         from tfadvisor.report import render
 
         emit(render(result.report(), fmt), output)
+    if result.error_kind == "interrupted":
+        click.echo("tfadvisor profile: interrupted; reported what was measured", err=True)
+        sys.exit(130)
     if not result.ok:
         sys.exit(1)
 

@@ -66,7 +66,7 @@ def main() -> int:
             if result.error is not None and (mode == "eager" or result.error.kind in ("load", "resolve")):
                 prepared = {}
                 break  # the function itself is broken: other modes would say nothing more
-        if prepared:
+        if prepared and timing is not None:  # None: a first pass only (see Profiler._fresh_first_pass)
             send(("mode-start", "timing"))
             time_modes(prepared, timing)
             send(("timed", {mode: run for mode, (run, _) in prepared.items()}))

@@ -11,6 +11,7 @@ from other processes hits all modes alike (``time_modes``).
 from __future__ import annotations
 
 import inspect
+import os
 import time
 import types
 from typing import Any, Callable
@@ -32,7 +33,7 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> t
     (None when the mode failed). Never raises for the user's errors (see ``ModeRun.error``)."""
     import tensorflow as tf
 
-    run = ModeRun(mode=mode)  # type: ignore[arg-type]
+    run = ModeRun(mode=mode, first_pass_pid=os.getpid())  # type: ignore[arg-type]
     try:
         loaded = load_job(spec, fresh=True)
         target, instance = _target(loaded)
@@ -144,8 +145,6 @@ def _unwrap(target: Any) -> tuple[Any, bool, dict[str, Any]]:
 
 
 def _where(raw: Any, target: Any, decorated: bool, fn: Any) -> Where | None:
-    import os
-
     func = inspect.unwrap(getattr(raw, "__func__", raw)) if callable(raw) else raw
     func = getattr(func, "weakrefself_func__", func)
     if isinstance(func, types.MethodType):

@@ -4,8 +4,9 @@ Parent side only (never imports TensorFlow): it ships the function and its calls
 worker (``supervisor``), collects one ``ModeRun`` per mode, compares the modes, computes the
 ``Measurement`` of the schema and asks ``advice.measured.judge`` for the verdict and findings.
 
-For many functions under one budget (``tfadvisor run``) keep one ``Profiler`` open, so
-TensorFlow is imported once, and call ``Profiler.profile`` per function or ``profile_many``.
+For many functions under one budget keep one ``Profiler`` open and call ``Profiler.profile`` per
+function or ``profile_many``; ``Profiler(fresh_first_calls=False)`` imports TensorFlow once for all
+of them, at the price of first calls measured in a process that has already run things.
 """
 
 from __future__ import annotations
@@ -89,12 +90,24 @@ class ProfileResult:
 
 
 class Profiler:
-    """A reusable measuring session: one child worker, restarted after a timeout or a crash."""
+    """A reusable measuring session: a child worker, restarted after a timeout or a crash.
 
-    def __init__(self, *, memory_limit: int | None = DEFAULT_MEMORY_LIMIT, timing: TimingConfig | None = None) -> None:
+    First calls are what tracing costs, and a process remembers what it has run: AutoGraph's
+    conversions, kernels and oneDNN primitives of the shapes seen. So with ``fresh_first_calls``
+    (the default) every function starts in a worker that has not run it, and graph mode's first
+    pass is taken again in a worker of its own: in one process it would follow eager's and find
+    their shared one-time costs already paid, which a decorated program does pay. Costs one more
+    TensorFlow start per function; ``fresh_first_calls=False`` keeps one worker for everything
+    (faster, first calls flattered: for tests and quick looks).
+    """
+
+    def __init__(self, *, memory_limit: int | None = DEFAULT_MEMORY_LIMIT, timing: TimingConfig | None = None,
+                 fresh_first_calls: bool = True) -> None:
         self.memory_limit = memory_limit
         self.timing = timing or TimingConfig()
+        self.fresh_first_calls = fresh_first_calls
         self._worker: Worker | None = None
+        self._worker_used = False  # it has run a job: its first calls are no longer fresh
 
     def __enter__(self) -> Profiler:
         return self
@@ -133,7 +146,13 @@ class Profiler:
         except Exception as exc:  # cloudpickle could not serialise something
             return _failed(target, "load", f"cannot send the function or its calls to a child process: {type(exc).__name__}: {exc}")
         ordered = [m for m in MODES if m in modes]
+        if self.fresh_first_calls and self._worker_used:
+            self._drop_worker()
         where, runs, kind = self._run(spec, ordered, timeout, timing or self.timing, progress)
+        self._worker_used = True
+        if self.fresh_first_calls and kind is None and "graph" in runs:
+            if self._fresh_first_pass(spec, runs["graph"], timeout, progress):
+                kind = "interrupted"
         return assemble(target, where, runs, ordered, expected_calls=expected_calls, static=static, error_kind=kind)
 
     def profile_many(
@@ -146,7 +165,8 @@ class Profiler:
     ) -> list[ProfileResult]:
         """Profile each target within ``budget_s`` seconds in all; a target's time limit is its
         fair share of what is left (never more than its own ``timeout``). Targets that no longer
-        fit are returned as failed with ``error_kind='timeout'`` and the message "budget exhausted"."""
+        fit are returned as failed with ``error_kind='timeout'`` and the message "budget exhausted".
+        Ctrl-C ends the list early: its last result has ``error_kind='interrupted'``."""
         items = list(targets)
         end = time.monotonic() + budget_s
         results: list[ProfileResult] = []
@@ -163,17 +183,34 @@ class Profiler:
             results.append(result)
             if progress:
                 progress(i + 1, len(items), t, result)
+            if result.error_kind == "interrupted":
+                break  # Ctrl-C: the caller reports what was measured
         return results
 
     # -- the job, under time limits ---------------------------------------------------------------
 
     def _run(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
              progress: Callable[[str, str], None] | None) -> tuple[Where | None, dict[str, ModeRun], str | None]:
-        """Run the job, restarting the worker after a timeout or a crash for the modes not yet
+        """Run the job; on Ctrl-C stop the child and keep what was measured (kind "interrupted")."""
+        job = _Job()
+        try:
+            kind = self._run_modes(spec, modes, timeout, timing, progress, job)
+        except KeyboardInterrupt:
+            self._drop_worker()
+            error = ModeError("interrupted", "interrupted (Ctrl-C) before it was measured", phase=job.current)
+            for mode in modes:
+                run = job.runs.setdefault(mode, ModeRun(mode=mode))  # type: ignore[arg-type]
+                if run.stats is None and run.error is None:
+                    run.error = error
+            return job.where, job.runs, "interrupted"
+        return job.where, job.runs, kind or _failure_kind(job.runs)
+
+    def _run_modes(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
+                   progress: Callable[[str, str], None] | None, job: _Job) -> str | None:
+        """Fill ``job``, restarting the worker after a timeout or a crash for the modes not yet
         timed (the failed mode excluded); every mode and the final timing phase get ``timeout``."""
-        runs: dict[str, ModeRun] = {}
+        runs = job.runs
         failed: set[str] = set()
-        where: Where | None = None
         remaining = list(modes)
         while remaining:
             try:
@@ -183,20 +220,20 @@ class Profiler:
                 message = f"the measuring process could not start TensorFlow: {exc}" + (f"\n{tail}" if tail else "")
                 for mode in remaining:
                     runs[mode] = ModeRun(mode=mode, error=ModeError("load", message, phase="start"))  # type: ignore[arg-type]
-                return where, runs, "load"
-            current: str | None = None
+                return "load"
+            job.current = None
             deadline = time.monotonic() + timeout
             try:
-                worker.send(("job", spec, remaining, timing, where is None))
+                worker.send(("job", spec, remaining, timing, job.where is None))
                 for message in worker.messages(lambda: deadline):
                     kind = message[0]
                     if kind == "mode-start":
-                        current = message[1]
+                        job.current = message[1]
                         deadline = time.monotonic() + timeout
                         if progress:
-                            progress(current, "start")
+                            progress(message[1], "start")
                     elif kind == "where":
-                        where = message[1]
+                        job.where = message[1]
                     elif kind == "progress" and progress:
                         progress(message[1], message[2])
                     elif kind == "mode-result":
@@ -206,6 +243,7 @@ class Profiler:
                 remaining = []  # done (the child stops early on its own when eager fails)
             except (WorkerTimeout, WorkerDied) as exc:
                 self._drop_worker()
+                current = job.current
                 if isinstance(exc, WorkerTimeout):
                     error = ModeError("timeout", f"no result within the time limit of {timeout:g} s", phase=current)
                 else:
@@ -229,7 +267,34 @@ class Profiler:
                 # the other modes' timings died with the worker: prepare and time them again
                 remaining = [m for m in modes if m not in failed and (m not in runs or runs[m].stats is None)
                              and (m not in runs or runs[m].error is None)]
-        return where, runs, _failure_kind(runs)
+        return None
+
+    def _fresh_first_pass(self, spec: JobSpec, run: ModeRun, timeout: float,
+                          progress: Callable[[str, str], None] | None) -> bool:
+        """Take ``run``'s first-pass call times again in a new worker that runs only that mode;
+        keeps the shared-process times if that fails (they are then flattered, not wrong).
+        Returns True when Ctrl-C stopped it."""
+        interrupted = False
+        if run.error is not None or not run.call_times:
+            return interrupted
+        self._drop_worker()
+        if progress:
+            progress(run.mode, "first calls in a fresh process")
+        try:
+            worker = self._ensure_worker()
+            worker.send(("job", spec, [run.mode], None, False))
+            deadline = time.monotonic() + timeout
+            for message in worker.messages(lambda: deadline):
+                if message[0] == "mode-result" and message[2].error is None and message[2].call_times:
+                    run.call_times = message[2].call_times
+                    run.first_pass_pid = message[2].first_pass_pid
+        except (WorkerTimeout, WorkerDied, OSError):
+            pass
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            self._drop_worker()
+        return interrupted
 
     def _ensure_worker(self) -> Worker:
         if self._worker is None or not self._worker.alive():
@@ -242,6 +307,16 @@ class Profiler:
             self._worker.kill()
             self._worker.close()
             self._worker = None
+        self._worker_used = False
+
+
+@dataclass
+class _Job:
+    """What one job has produced so far (kept when it is interrupted)."""
+
+    runs: dict[str, ModeRun] = field(default_factory=dict)
+    where: Where | None = None
+    current: str | None = None  # the mode (or "timing") the child is on
 
 
 @dataclass
@@ -297,7 +372,7 @@ def profile(
 
 def profile_many(targets: Iterable[Target], budget_s: float, *, progress: Any = None,
                  memory_limit: int | None = DEFAULT_MEMORY_LIMIT, timing: TimingConfig | None = None) -> list[ProfileResult]:
-    """Profile many functions under one time budget with one worker (TensorFlow imported once)."""
+    """Profile many functions under one time budget (each in fresh workers: see ``Profiler``)."""
     with Profiler(memory_limit=memory_limit, timing=timing) as session:
         return session.profile_many(targets, budget_s, progress=progress)
 
@@ -416,7 +491,7 @@ def _failure_kind(runs: dict[str, ModeRun]) -> str | None:
     for run in runs.values():
         if run.error is None:
             continue
-        if run.mode == "eager" or run.error.kind in ("timeout", "crashed", "memory", "load", "resolve"):
+        if run.mode == "eager" or run.error.kind in ("timeout", "crashed", "memory", "load", "resolve", "interrupted"):
             return run.error.kind
     return None
 

@@ -14,7 +14,7 @@ MODES: tuple[Mode, ...] = ("eager", "graph", "xla")
 # raised: the function raised; memory: it exhausted memory; timeout: it exceeded the time limit;
 # crashed: its process died (os._exit, segfault, abort); load: the function, calls or hooks could
 # not be loaded or built in the child; resolve: a MODULE:NAME does not exist (exit status 2).
-ErrorKind = Literal["raised", "memory", "timeout", "crashed", "load", "resolve"]
+ErrorKind = Literal["raised", "memory", "timeout", "crashed", "load", "resolve", "interrupted"]
 
 
 @dataclass
@@ -54,6 +54,7 @@ class ModeRun:
     state: dict[str, Any] = field(default_factory=dict)
     error: ModeError | None = None
     phase: str = "load"
+    first_pass_pid: int | None = None  # the process whose first pass ``call_times`` come from
 
     @property
     def first_call_s(self) -> float | None:
