@@ -137,6 +137,9 @@ class Measurement:
     # Argument signatures seen, in ``runtime.signature`` form ({"x": ["tensor", "float32", [32, 3]]}),
     # from which ``fix`` builds an ``input_signature`` (None for dimensions that varied).
     signatures: list[dict[str, Any]] | None = None
+    # Python-number arguments that, passed as tensors of these dtypes, traced once with the same
+    # results when ``run`` replayed them ({"step": "float32"}); ``fix`` wraps them at call sites.
+    as_tensors: dict[str, str] | None = None
 
 
 @dataclass

@@ -47,7 +47,7 @@ def build_report(case: dict[str, Any], source: str, path: str) -> tuple[Report, 
             decorated=f.get("decorated", False), facts=Facts(tensor_params=f.get("tensor_params", [])),
             verdict=Verdict(f["verdict"]), reasons=f.get("reasons", []),
             confidence=f.get("confidence", "certain")))
-        measured = {k: f[k] for k in ("signatures", "xla_equivalent") if k in f}
+        measured = {k: f[k] for k in ("signatures", "xla_equivalent", "as_tensors") if k in f}
         if measured:
             raw_functions.append({"id": fid, "measurement": {"calls": 2, **measured}})
     findings = [

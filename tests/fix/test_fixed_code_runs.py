@@ -59,6 +59,13 @@ CHILD = textwrap.dedent(r'''
     x = tf.ones([5])
     out["range"] = [(float(b["total"](x, tf.constant(n))), float(a["total"](x, tf.constant(n)))) for n in (2, 4)]
     out["range_traces"] = a["total"].experimental_get_tracing_count()
+
+    # Python ints passed as tensors at the call sites: one trace per `scale`, not one per step.
+    for which in ("before.py", "after.py"):
+        ns = load("reconfigure_pass_as_tensors", which)
+        ns["main"](tf.ones([4]))
+        out["as_tensors_" + which] = ns["train_step"].experimental_get_tracing_count()
+        out["as_tensors_value_" + which] = float(tf.reduce_sum(ns["train_step"](tf.ones([4]), tf.constant(3.0))))
     print("RESULT " + json.dumps(out))
 ''')
 
@@ -78,3 +85,5 @@ def test_fixed_fixtures_run_under_tensorflow() -> None:
     (b2, a2), (b4, a4) = out["range"]
     assert b2 == a2 and b4 == a4 == 5 * (0 + 1 + 2 + 3) + 5 * 1.0 + 3 * 2.0
     assert out["range_traces"] == 1
+    assert out["as_tensors_before.py"] == 21 and out["as_tensors_after.py"] == 2  # 10 + 10 ints + 1 tensor
+    assert out["as_tensors_value_before.py"] == out["as_tensors_value_after.py"]

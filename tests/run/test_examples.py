@@ -81,6 +81,7 @@ def test_retracing_is_reconfigured_with_step_as_a_tensor(tmp_path, schema_valid)
     assert step["decorated"] and step["verdict"] == "reconfigure" and "TF601" in step["reasons"]
     row = next(r for r in report["run"]["table"] if r["qualname"] == "train_step")
     assert row["traces_observed"] == 120 and row["as_tensors"] == {"step": "float32"}
+    assert step["measurement"]["as_tensors"] == {"step": "float32"}  # what fix wraps at the call site
     # the saved report renders again as text
     text = subprocess.run([sys.executable, "-m", "tfadvisor", "report", str(tmp_path / "report.json")],
                           capture_output=True, text=True, check=True).stdout

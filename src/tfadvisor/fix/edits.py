@@ -92,6 +92,23 @@ class SetDecoratorOptions(DecoratorOptions):
 
 
 @dataclass(frozen=True)
+class PassAsTensors(FunctionEdit):
+    """Python numbers that retrace a tf.function on every new value, passed as tensors at its call
+    sites in the same module: ``train_step(x, step)`` -> ``train_step(x, tf.constant(step, tf.float32))``.
+
+    No decorator option can do this (``reduce_retracing`` generalises shapes, not Python values).
+    ``arguments`` are (parameter, dtype) pairs that ``run`` replayed as tensors: one trace, same
+    results. The function's own code is unchanged; only the calls are.
+    """
+
+    arguments: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.origin} {self.qualname} (pass {', '.join(n for n, _ in self.arguments)} as tensors)"
+
+
+@dataclass(frozen=True)
 class Location:
     """Where a rule fix applies. ``function`` + ``def_offset`` survive lines added above the def
     (decorators, an import), so a report stays usable after an earlier fix; ``line`` is the

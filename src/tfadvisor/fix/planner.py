@@ -4,7 +4,9 @@ Verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfig
 from the reasons. TF506: ``jit_compile=True``, only when XLA's results are known to match or with
 unsafe fixes. Retracing (TF101/TF104/TF503/TF601): ``input_signature`` when the calls ``run``
 observed were all tensors; ``reduce_retracing=True`` for shape retracing (TF104/TF601) that no
-Python value explains; nothing for Python-value retracing, which no option cures. Only
+Python value explains. Python-value retracing no option cures: when ``run`` replayed those
+arguments as tensors (one trace, same results: ``measurement.as_tensors``), their call sites in the
+function's module pass them as tensors (``PassAsTensors``); otherwise nothing. Only
 ``certain`` verdicts unless unsafe fixes are allowed. Findings: the rule's fix from the registry
 (``finding.fix``), safe ones by default, unsafe ones on request. Everything left out is a
 ``Skipped`` with the reason, so the summary can say why."""
@@ -18,6 +20,7 @@ from typing import Any, Iterable
 from tfadvisor.fix.edits import (
     AddDecorator,
     DisableRunEagerly,
+    PassAsTensors,
     Edit,
     Location,
     PrintToTfPrint,
@@ -85,7 +88,7 @@ def _measured_extras(fn: FunctionReport) -> dict[str, Any] | None:
     """``signatures``/``xla_equivalent`` when model.Measurement carries them (proposed fields), so a
     Report built in memory works like its JSON."""
     m = fn.measurement
-    extras = {k: getattr(m, k) for k in ("signatures", "xla_equivalent") if getattr(m, k, None) is not None}
+    extras = {k: getattr(m, k) for k in ("signatures", "xla_equivalent", "as_tensors") if getattr(m, k, None) is not None}
     return {"id": fn.id, "measurement": extras} if extras else None
 
 
@@ -114,7 +117,13 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
         jit = _jit_compile(fn, raw_fn, options, out)
         retrace = _retrace_options(fn, raw_fn)
         if isinstance(retrace, str):
-            out.skipped.append(Skipped(fn.path, what, retrace))
+            tensors = _as_tensors(raw_fn)
+            if tensors and fn.decorated:
+                names = ", ".join(f"`{name}`" for name, _ in tensors)
+                out.add(fn.path, PassAsTensors(**common, arguments=tensors,
+                                               description=f"pass {names} to {fn.qualname} as tensors where it is called"))
+            else:
+                out.skipped.append(Skipped(fn.path, what, retrace))
             retrace = {}
         if jit is None and not retrace:
             if not any(r in RETRACE_REASONS + XLA_REASONS for r in fn.reasons):  # those said why already
@@ -158,6 +167,15 @@ def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[
         return ("Python arguments that change retrace whatever the options; "
                 "pass them as tensors at the call site, or undecorate")
     return {"reduce_retracing": True}
+
+
+def _as_tensors(raw_fn: dict[str, Any] | None) -> tuple[tuple[str, str], ...]:
+    """(parameter, dtype) pairs ``run`` replayed as tensors with one trace and the same results."""
+    found = ((raw_fn or {}).get("measurement") or {}).get("as_tensors") or {}
+    if not isinstance(found, dict):
+        return ()
+    return tuple((name, dtype) for name, dtype in sorted(found.items())
+                 if isinstance(name, str) and name.isidentifier() and dtype in DTYPES)
 
 
 def _retraced_on_values(fn: FunctionReport) -> bool:

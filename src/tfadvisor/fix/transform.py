@@ -21,6 +21,7 @@ from tfadvisor.fix.edits import (
     DisableRunEagerly,
     Edit,
     FunctionEdit,
+    PassAsTensors,
     PrintToTfPrint,
     RangeToTfRange,
     RemoveDecorator,
@@ -245,14 +246,50 @@ def _set_options(call: cst.Call | None, func: cst.BaseExpression, options: list[
 
 # -- the transformer ---------------------------------------------------------------------------
 
+@dataclass
+class _CallSites:
+    """A ``PassAsTensors`` edit at work: the parameters to wrap, by name and by position."""
+
+    edit: PassAsTensors
+    positions: dict[int, str]  # positional index -> parameter name
+    wrapped: int = 0  # arguments wrapped so far
+    seen: int = 0  # calls of the function met
+
+
+def _call_sites(edit: PassAsTensors, info: _FunctionInfo) -> _CallSites | str:
+    """Where the arguments sit in a call, or why the calls cannot be rewritten."""
+    if "." in edit.qualname:
+        return "only calls of module-level functions are rewritten; pass them as tensors where it is called"
+    params = [*info.params.posonly_params, *info.params.params]
+    names = [p.name.value for p in params]
+    missing = [name for name, _ in edit.arguments if name not in names and
+               name not in [p.name.value for p in info.params.kwonly_params]]
+    if missing:
+        return f"no parameter {', '.join(missing)} in {edit.qualname}"
+    wanted = {name for name, _ in edit.arguments}
+    return _CallSites(edit, {i: name for i, name in enumerate(names) if name in wanted})
+
+
+def _as_tensor(value: cst.BaseExpression, dtype: str, tf: str, names: TfNames) -> cst.BaseExpression | None:
+    """``tf.constant(value, tf.<dtype>)``; None when ``value`` is already a TensorFlow call."""
+    if isinstance(value, cst.Call):
+        head = dotted(value.func) or ""
+        if head.startswith(f"{tf}.") or names.module_alias and head.startswith(f"{names.module_alias}."):
+            return None
+    return cst.Call(func=cst.parse_expression(f"{tf}.constant"),
+                    args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                          cst.Arg(cst.parse_expression(f"{tf}.{dtype}"))])
+
+
 class _Rewriter(cst.CSTTransformer):
     def __init__(self, scanner: _Scanner, function_edits: dict[str, list[FunctionEdit]],
                  call_edits: dict[int, RuleEdit], tf: str, fn_spelling: str,
-                 result: TransformResult) -> None:
+                 result: TransformResult, call_sites: dict[str, _CallSites] | None = None) -> None:
         super().__init__()
         self.scanner = scanner
         self.function_edits = function_edits
         self.call_edits = call_edits  # id(original Call node) -> edit
+        self.call_sites = call_sites or {}  # callee name -> PassAsTensors at work
         self.tf = tf
         self.fn_spelling = fn_spelling
         self.result = result
@@ -359,7 +396,26 @@ class _Rewriter(cst.CSTTransformer):
                 updated_node = updated_node.with_changes(body=[assign])
         return updated_node
 
+    def _wrap_arguments(self, sites: _CallSites, call: cst.Call) -> cst.Call:
+        sites.seen += 1
+        dtypes = dict(sites.edit.arguments)
+        args = list(call.args)
+        for i, arg in enumerate(args):
+            if arg.star:
+                break  # positions after *args are unknown
+            name = arg.keyword.value if arg.keyword is not None else sites.positions.get(i)
+            if name not in dtypes:
+                continue
+            wrapped = _as_tensor(arg.value, dtypes[name], self.tf, self.scanner.names)
+            if wrapped is not None:
+                args[i] = arg.with_changes(value=wrapped)
+                sites.wrapped += 1
+        return call.with_changes(args=args)
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        sites = self.call_sites.get(dotted(original_node.func) or "")
+        if sites is not None:
+            updated_node = self._wrap_arguments(sites, updated_node)
         edit = self.call_edits.get(id(original_node))
         if edit is None:
             return updated_node
@@ -549,9 +605,17 @@ def apply_edits(code: str, edits: Sequence[Edit], *, names: TfNames | None = Non
 
     function_edits: dict[str, list[FunctionEdit]] = {}
     call_edits: dict[int, RuleEdit] = {}
+    call_sites: dict[str, _CallSites] = {}
     lines = code.splitlines()
     for edit in edits:
-        if isinstance(edit, FunctionEdit):
+        if isinstance(edit, PassAsTensors):
+            info = scanner.functions.get(edit.qualname)
+            sites = _call_sites(edit, info) if info is not None else f"function {edit.qualname} not found"
+            if isinstance(sites, str):
+                result.skipped.append((edit, sites))
+            else:
+                call_sites[edit.qualname] = sites
+        elif isinstance(edit, FunctionEdit):
             if edit.qualname not in scanner.functions:
                 result.skipped.append((edit, f"function {edit.qualname} not found"))
                 continue
@@ -567,14 +631,21 @@ def apply_edits(code: str, edits: Sequence[Edit], *, names: TfNames | None = Non
                 result.unchanged.append(edit)  # two findings on the same call
             else:
                 call_edits[id(call.node)] = edit
-    if not function_edits and not call_edits:
+    if not function_edits and not call_edits and not call_sites:
         return result
 
-    rewriter = _Rewriter(scanner, function_edits, call_edits, alias, fn_spelling, result)
+    rewriter = _Rewriter(scanner, function_edits, call_edits, alias, fn_spelling, result, call_sites)
     new_module = module.visit(rewriter)
+    for sites in call_sites.values():
+        if sites.wrapped:
+            result.applied.append(sites.edit)
+        elif sites.seen:
+            result.unchanged.append(sites.edit)  # every call passes tensors already
+        else:
+            result.skipped.append((sites.edit, "no call in this file; pass the arguments as tensors where it is called"))
     # The import is needed when an applied edit writes the module alias that does not exist yet.
     uses_alias = any(
-        isinstance(e, RuleEdit) or (isinstance(e, DecoratorOptions) and e.input_signature is not None)
+        isinstance(e, (RuleEdit, PassAsTensors)) or (isinstance(e, DecoratorOptions) and e.input_signature is not None)
         or (isinstance(e, AddDecorator) and not names.function_spelling)
         for e in result.applied)
     if import_line and uses_alias and insert_import:

@@ -175,6 +175,8 @@ def decide(p: Projection, run_wall_s: float) -> None:
     p.saved_s = m.saved_s
     p.traces = m.traces
     p.why = _why(p, m, run_wall_s)
+    if p.verdict is Verdict.RECONFIGURE and s.decorated and r.tensorized is not None and r.tensorized.equivalent is not False:
+        m.as_tensors = as_tensors(p)
     p.measurement = m  # type: ignore[attr-defined]
 
 
