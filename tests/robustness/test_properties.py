@@ -150,14 +150,7 @@ def _snapshot(paths: list[str]) -> dict[str, str]:
     return out
 
 
-UNSAFE_NOT_IDEMPOTENT = (
-    "fix bug: with --unsafe-fixes, TF201 rewrites print -> tf.print while the verdict was computed on "
-    "the old code; the next run sees a function without tensor work and undecorates it "
-    "(see test_unsafe_fix_of_print_is_idempotent)")
-
-
-@pytest.mark.parametrize("unsafe", [False, pytest.param(True, marks=pytest.mark.xfail(
-    reason=UNSAFE_NOT_IDEMPOTENT, strict=False))], ids=["safe", "unsafe-fixes"])
+@pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe-fixes"])
 @robust_settings(scale=0.6)
 @given(sources=st.lists(tf_modules(), min_size=1, max_size=3))
 def test_fix_cli_output_parses_and_is_idempotent(sources, unsafe) -> None:
@@ -180,7 +173,6 @@ def test_fix_cli_output_parses_and_is_idempotent(sources, unsafe) -> None:
         assert diff.exit_code == 0 or "left untouched" in diff.output, diff.output
 
 
-@pytest.mark.xfail(reason=UNSAFE_NOT_IDEMPOTENT, strict=False)
 def test_unsafe_fix_of_print_is_idempotent(tmp_path) -> None:
     """The smallest case hypothesis found: one fix run must reach the fixed point."""
     path = tmp_path / "m.py"

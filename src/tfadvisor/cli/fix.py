@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # libcst is imported only when `fix` runs: every other comman
     from tfadvisor.fix.engine import FileOutcome
 
 
+MAX_ROUNDS = 5  # check -> fix rounds when fixing from a fresh check (see _fix_to_fixed_point)
+
+
 def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c.strip() for v in values for c in v.split(",") if c.strip())
 
@@ -75,6 +78,37 @@ def _summary(outcomes: list[FileOutcome], *, diff: bool) -> tuple[str, bool]:
     return "\n".join(lines) + "\n", bool(errors)
 
 
+def _fix_to_fixed_point(outcomes: list[FileOutcome], files: list[str], options,  # type: ignore[no-untyped-def]
+                        report: Report) -> tuple[list[FileOutcome], Report]:
+    """Check and fix again while the last round wrote something (at most MAX_ROUNDS in all).
+
+    A fix changes the facts its verdicts came from: with ``print`` turned into ``tf.print`` a
+    function may no longer have enough tensor work to be worth a graph, so a second ``fix`` would
+    undecorate it. Like ruff, ``fix`` reaches the fixed point itself, so running it twice changes
+    nothing. Outcomes are merged per file: every round's edits, the last round's skips.
+    """
+    from tfadvisor.fix.engine import run_plan
+    from tfadvisor.fix.planner import plan
+
+    merged = {o.path: o for o in outcomes}
+    for _ in range(MAX_ROUNDS - 1):
+        if not any(o.written for o in outcomes):
+            break
+        report = _static_report(files)
+        outcomes = run_plan(plan(report, options, None), files, write=True)
+        for o in outcomes:
+            first = merged.setdefault(o.path, o)
+            if first is o:
+                continue
+            first.applied += o.applied
+            first.notes += o.notes
+            first.skipped = o.skipped
+            first.error = o.error or first.error
+            if o.changed:
+                first.after, first.written = o.after, first.written or o.written
+    return list(merged.values()), report
+
+
 @click.command(name="fix")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--diff", is_flag=True, help="Print a unified diff and change nothing; exit 1 if there would be changes.")
@@ -103,6 +137,8 @@ def fix(paths: tuple[str, ...], diff: bool, from_report: str | None, unsafe_fixe
         report, raw = _static_report(files), None
     options = Options(unsafe=unsafe_fixes, select=_codes(select), ignore=_codes(ignore))
     outcomes = run_plan(plan(report, options, raw), files, write=not diff)
+    if not diff and not from_report:
+        outcomes, report = _fix_to_fixed_point(outcomes, files, options, report)
     if diff:
         for outcome in outcomes:
             click.echo(unified_diff(outcome), nl=False)
