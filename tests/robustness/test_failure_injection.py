@@ -290,15 +290,9 @@ def test_run_reports_what_ran_whatever_the_program_does(outcomes, schema_valid, 
     assert step["measurement"]["graph_s"] is not None  # and replayed after it
 
 
-RUN_IN_PROCESS = ("run bug (runtime/session.py runs the program in tfadvisor's own process): {what} ends "
-                  "tfadvisor with it, before any report is written; run the program in a child process, "
-                  "or write the report for what was observed from a handler")
-
-
 @pytest.mark.parametrize("name, status, what", [
     ("run_os_exit", 4, "os._exit()"),
-    pytest.param("run_segfault", -signal.SIGSEGV, "a segfault", marks=pytest.mark.xfail(
-        reason=RUN_IN_PROCESS.format(what="a segfault in the program"), strict=False)),
+    ("run_segfault", -signal.SIGSEGV, "a segfault"),  # the report is written from the signal handler
     ("run_sigterm", -signal.SIGTERM, "SIGTERM"),
 ])
 def test_run_reports_what_ran_when_the_program_dies_hard(outcomes, schema_valid, name, status, what) -> None:

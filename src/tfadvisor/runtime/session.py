@@ -19,6 +19,7 @@ import types
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from tfadvisor.runtime.last_words import LastWords
 from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer
 from tfadvisor.runtime.run_hook import Installation, ProjectScope, instrument
 
@@ -31,7 +32,7 @@ class ProgramResult:
     is_module: bool
     argv: list[str]
     exit_status: int = 0
-    outcome: str = "ok"  # "ok" | "exit" | "exception" | "interrupted" | "not-found" | "syntax-error"
+    outcome: str = "ok"  # "ok" | "exit" | "exception" | "interrupted" | "terminated" | "crashed" | "not-found" | "syntax-error"
     error: str | None = None  # one line: "ZeroDivisionError: division by zero"
     wall_s: float = 0.0
     namespace: dict[str, Any] | None = field(default=None, repr=False)
@@ -69,9 +70,10 @@ def run_program(
 ) -> tuple[ProgramResult, Observer]:
     """Run ``target`` observed; never raises for anything the program does.
 
-    ``on_hard_exit`` is called when the program ends the process itself with ``os._exit`` (no
-    cleanup, no return here): the last chance to write the report for what was observed.
-    SIGTERM is handled like Ctrl-C (outcome "terminated", exit status 143).
+    ``on_hard_exit`` is called when the program ends the process itself with ``os._exit`` or
+    dies of a fatal signal (a segfault in a C extension: see ``last_words``; no cleanup, no return
+    here): the last chance to write the report for what was observed. SIGTERM is handled like
+    Ctrl-C (outcome "terminated", exit status 143).
     """
     observer = observer or Observer(memory_budget=memory_budget)
     scope = ProjectScope([project_root(target, is_module, project)])
@@ -102,8 +104,21 @@ def run_program(
         finally:
             real_exit(status)
 
+    def fatal_signal(signum: int) -> None:  # a segfault in the program: report, then die of it
+        import signal
+
+        observer.stop()
+        result.exit_status, result.outcome = -signum, "crashed"
+        result.error = f"killed by {signal.Signals(signum).name}"
+        result.wall_s = time.perf_counter() - start
+        _flush()
+        if on_hard_exit is not None:
+            on_hard_exit(result, observer)
+
     os._exit = hard_exit  # type: ignore[assignment]
     previous_term = _handle_sigterm()
+    last_words = LastWords(fatal_signal)
+    last_words.install()
     try:
         if is_module:
             result.namespace = runpy.run_module(target, run_name="__main__", alter_sys=True)
@@ -122,6 +137,7 @@ def run_program(
     finally:
         result.wall_s = time.perf_counter() - start
         os._exit = real_exit
+        last_words.remove()
         _restore_sigterm(previous_term)
         observer.stop()
         hooks.remove()
