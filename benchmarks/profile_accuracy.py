@@ -8,7 +8,11 @@ then two fresh processes run the N calls (the given calls, cycled) eagerly and a
 first call and tracing included, and the difference of their wall times is the actual saving.
 Prints each prediction error relative to the actual saving (ill-conditioned when the saving is
 near zero), relative to the eager run time of the N calls, whether the sign (decorate or not) was
-right, and the medians (goal: under 20% of the actual saving).
+right, and the medians (goal: under 20% of the actual saving). The "spread" column is the actual
+saving's own range over the repeats, relative to its median: the noise floor of the ground truth
+(with ``--repeat 1`` it is not known). Since the second session each function is profiled in
+fresh workers (``Profiler(fresh_first_calls=True)``, the default): repeats no longer see the
+first calls of a process that has already traced the function.
 The machine is shared and noisy: read the figures as one run's, not as constants.
 """
 
@@ -186,7 +190,8 @@ def main() -> int:
     errors: list[float] = []
     workload_errors: list[float] = []
     signs: list[bool] = []
-    print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'error':>7} "
+    spreads: list[float] = []
+    print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'spread':>7} {'error':>7} "
           f"{'of eager':>9} {'sign':>5}", flush=True)
     with Profiler(timing=TimingConfig(budget_s=args.budget, max_rounds=80)) as profiler:
         for name, fn_name, calls_name, n in cases:
@@ -213,13 +218,18 @@ def main() -> int:
             errors.append(error)
             workload_errors.append(of_eager)
             signs.append((predicted > 0) == (actual > 0))
+            spread = (max(savings) - min(savings)) / abs(actual) if actual else float("inf")
+            spreads.append(spread)
             print(f"{name:<16} {n:>5} {statistics.median(speedups):>7.2f}x {predicted * 1e3:>9.1f}ms "
-                  f"{actual * 1e3:>9.1f}ms {error:>6.0%} {of_eager:>9.0%} {'yes' if signs[-1] else 'NO':>5}",
-                  flush=True)
+                  f"{actual * 1e3:>9.1f}ms {spread:>6.0%} {error:>6.0%} {of_eager:>9.0%} "
+                  f"{'yes' if signs[-1] else 'NO':>5}", flush=True)
     if errors:
         print(f"median prediction error over {len(errors)} functions: {statistics.median(errors):.0%} of the "
               f"actual saving (goal < 20%); {statistics.median(workload_errors):.0%} of the eager run time; "
               f"sign (decorate or not) right for {sum(signs)} of {len(signs)}")
+        if args.repeat > 1:
+            print(f"the actual saving itself ranged over {statistics.median(spreads):.0%} of its median "
+                  f"(median over functions, {args.repeat} fresh-process runs each): the ground truth's noise")
     return 0
 
 
