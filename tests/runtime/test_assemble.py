@@ -41,6 +41,18 @@ def test_numbers_follow_the_documented_formulas():
     jsonschema.validate(json.loads(render(r.report(), "json")), SCHEMA)
 
 
+def test_each_trace_costs_what_its_own_call_cost():
+    """A retrace is cheaper than the first trace (the function is converted already): the saving
+    counts each traced call's own overhead, not the first one's times the number of traces."""
+    retraces = [Retrace(i, (Change("step", "value", str(i), "0"),)) for i in (1, 2)]
+    graph = run("graph", 1e-4, 0.05, calls=3, traces=3, retraces=retraces)
+    graph.call_times = [0.05, 0.01, 0.01]
+    runs = {"eager": run("eager", 1e-3, 1e-3, calls=3), "graph": graph}
+    m = assemble("f", WHERE, runs, ["eager", "graph"], expected_calls=300, static=None).measurement
+    assert m.traces == 3 and m.trace_s == pytest.approx(0.05 - 1e-4)  # the first call's overhead
+    assert m.saved_s == pytest.approx(300 * 9e-4 - (0.05 + 0.01 + 0.01 - 3e-4))
+
+
 def test_differences_and_retraces_are_carried_into_the_measurement():
     retrace = Retrace(1, (Change("step", "value", "1", "0"),))
     runs = {"eager": run("eager", 1e-3, 2e-3, calls=2, state={"global `log`": [1, 2]}),
