@@ -82,3 +82,13 @@ def test_replay_without_samples_is_reported_not_raised(analysis):
     finally:
         stats.samples = saved
     assert out.error and "sampled" in out.error
+
+
+def test_xla_first_call_carries_its_compile_time(analysis):
+    """XLA's price is its compile time: without it run advised jit_compile=True on a per-call gain."""
+    measured = [p for p in _by_name(analysis).values() if p.replay is not None and p.replay.xla_s]
+    assert measured
+    for p in measured:
+        assert p.replay.xla_first_s > p.replay.xla_s, p.stats.qualname
+        xla = next(mm for mm in p.measurement.modes if mm.mode == "xla")
+        assert xla.first_call_s > xla.per_call_s

@@ -160,7 +160,9 @@ def decide(p: Projection, run_wall_s: float) -> None:
         graph_mode.traces = m.traces
     modes = [eager_mode, graph_mode]
     if r.xla_s is not None or r.xla_error:
-        modes.append(ModeMeasurement("xla", per_call_s=m.xla_s, first_call_s=m.xla_s, error=r.xla_error))
+        compile_s = max(0.0, r.xla_first_s - r.xla_s) if r.xla_first_s is not None and r.xla_s is not None else 0.0
+        modes.append(ModeMeasurement("xla", per_call_s=m.xla_s, error=r.xla_error,
+                                     first_call_s=m.xla_s + compile_s if m.xla_s is not None else None))
     m.modes = modes
     if m.graph_s is not None and m.trace_s is not None:
         m.break_even_calls = break_even_calls(m.graph_s + m.trace_s, m.eager_s, m.graph_s)
