@@ -65,6 +65,11 @@ class DecoratorOptions(FunctionEdit):
     reduce_retracing: bool | None = None
     jit_compile: bool | None = None
 
+    @property
+    def label(self) -> str:
+        options = self.options_text()
+        return f"{self.origin} {self.qualname}" + (f" ({options})" if options else "")
+
     def options_text(self) -> str:
         parts = []
         if self.input_signature is not None:
