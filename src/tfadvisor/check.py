@@ -58,14 +58,19 @@ def display_path(path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
+def _parse(text: str, filename: str) -> ast.Module:
+    """``ast.parse`` without Python's SyntaxWarnings (invalid escapes, ``1()``): not ours to show."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename)
+
+
 def analyze_file(path: str, codes: tuple[str, ...]) -> tuple[FileStatus, ModuleSummary | None]:
     """The per-file pass for one file. Never raises: any failure is the file's error status."""
     shown = display_path(path)
     try:
         source = read_source(path)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes is not ours to show
-            tree = ast.parse(source.text, filename=shown)
+        tree = _parse(source.text, shown)
         name, is_package = module_name(path)
         rules = [cls() for cls in _rule_classes(codes)]
         summary = summarize(tree, shown, name, is_package, source.text, rules)
@@ -171,7 +176,7 @@ def check_source(text: str, path: str = "<string>.py", config: Config | None = N
     """Analyse one source text (rule examples, notebooks in IPython, tests)."""
     config = config or Config()
     rules = selected(config.select, config.ignore)
-    tree = ast.parse(text)
+    tree = _parse(text, path)
     summary = summarize(tree, path, os.path.splitext(os.path.basename(path))[0], False, text,
                         [cls() for cls in rules])
     return build_report([summary], [FileStatus(path)], rules, config)
