@@ -98,14 +98,8 @@ def _fix_to_fixed_point(outcomes: list[FileOutcome], files: list[str], options, 
         outcomes = run_plan(plan(report, options, None), files, write=True)
         for o in outcomes:
             first = merged.setdefault(o.path, o)
-            if first is o:
-                continue
-            first.applied += o.applied
-            first.notes += o.notes
-            first.skipped = o.skipped
-            first.error = o.error or first.error
-            if o.changed:
-                first.after, first.written = o.after, first.written or o.written
+            if first is not o:
+                first.absorb(o)
     return list(merged.values()), report
 
 

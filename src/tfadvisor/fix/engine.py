@@ -32,6 +32,17 @@ class FileOutcome:
     def changed(self) -> bool:
         return self.after is not None and self.after != self.before
 
+    def absorb(self, later: FileOutcome) -> None:
+        """Fold a later round on the same file into this one: every round's edits and notes, the
+        last round's skips and error, the text after the last change (``before`` stays the first)."""
+        self.applied += later.applied
+        self.notes += later.notes
+        self.skipped = later.skipped
+        self.error = later.error or self.error
+        if later.changed:
+            self.after = later.after
+            self.written = self.written or later.written
+
 
 def _key(path: str) -> str:
     return os.path.normcase(os.path.abspath(path))

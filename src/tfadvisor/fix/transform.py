@@ -270,12 +270,11 @@ def _call_sites(edit: PassAsTensors, info: _FunctionInfo) -> _CallSites | str:
     return _CallSites(edit, {i: name for i, name in enumerate(names) if name in wanted})
 
 
-def _as_tensor(value: cst.BaseExpression, dtype: str, tf: str, names: TfNames) -> cst.BaseExpression | None:
-    """``tf.constant(value, tf.<dtype>)``; None when ``value`` is already a TensorFlow call."""
-    if isinstance(value, cst.Call):
-        head = dotted(value.func) or ""
-        if head.startswith(f"{tf}.") or names.module_alias and head.startswith(f"{names.module_alias}."):
-            return None
+def _as_tensor(value: cst.BaseExpression, dtype: str, tf: str) -> cst.BaseExpression | None:
+    """``tf.constant(value, tf.<dtype>)``; None when ``value`` is already a TensorFlow call
+    (``tf`` is the module's alias, or the one the edit adds)."""
+    if isinstance(value, cst.Call) and (dotted(value.func) or "").startswith(f"{tf}."):
+        return None
     return cst.Call(func=cst.parse_expression(f"{tf}.constant"),
                     args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                           cst.Arg(cst.parse_expression(f"{tf}.{dtype}"))])
@@ -406,7 +405,7 @@ class _Rewriter(cst.CSTTransformer):
             name = arg.keyword.value if arg.keyword is not None else sites.positions.get(i)
             if name not in dtypes:
                 continue
-            wrapped = _as_tensor(arg.value, dtypes[name], self.tf, self.scanner.names)
+            wrapped = _as_tensor(arg.value, dtypes[name], self.tf)
             if wrapped is not None:
                 args[i] = arg.with_changes(value=wrapped)
                 sites.wrapped += 1

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from tfadvisor.sources.reading import MAX_BYTES, SourceError, decode_python
+from tfadvisor.sources.reading import SourceError, decode_python, read_bytes
 
 
 class WriteRefused(Exception):
@@ -54,28 +54,10 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_bytes(path: str) -> tuple[bytes, os.stat_result]:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise SourceError("no such file or directory") from None
-    except OSError as exc:
-        raise SourceError(f"cannot read: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise SourceError("not a regular file")
-    if st.st_size > MAX_BYTES:
-        raise SourceError(f"file is {st.st_size / 1e6:.1f} MB, over the {MAX_BYTES // (1024 * 1024)} MB limit")
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(), st
-    except OSError as exc:
-        raise SourceError(f"cannot read: {exc.strerror or exc}") from None
-
-
 def read_snapshot(path: str) -> Snapshot:
     """Read ``path`` for fixing; ``SourceError`` with a one-line reason when it cannot be."""
     real = os.path.realpath(path)
-    data, st = _read_bytes(real)
+    data, st = read_bytes(real)
     if path.endswith(".ipynb"):
         encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
         try:

@@ -106,8 +106,7 @@ class Profiler:
         self.memory_limit = memory_limit
         self.timing = timing or TimingConfig()
         self.fresh_first_calls = fresh_first_calls
-        self._worker: Worker | None = None
-        self._worker_used = False  # it has run a job: its first calls are no longer fresh
+        self._worker: Worker | None = None  # started by a job: once there, it has run something
 
     def __enter__(self) -> Profiler:
         return self
@@ -146,10 +145,9 @@ class Profiler:
         except Exception as exc:  # cloudpickle could not serialise something
             return _failed(target, "load", f"cannot send the function or its calls to a child process: {type(exc).__name__}: {exc}")
         ordered = [m for m in MODES if m in modes]
-        if self.fresh_first_calls and self._worker_used:
-            self._drop_worker()
+        if self.fresh_first_calls:
+            self._drop_worker()  # a worker is only ever started by a job: this one has run another
         where, runs, kind = self._run(spec, ordered, timeout, timing or self.timing, progress)
-        self._worker_used = True
         if self.fresh_first_calls and kind is None and "graph" in runs:
             if self._fresh_first_pass(spec, runs["graph"], timeout, progress):
                 kind = "interrupted"
@@ -307,7 +305,6 @@ class Profiler:
             self._worker.kill()
             self._worker.close()
             self._worker = None
-        self._worker_used = False
 
 
 @dataclass
@@ -437,24 +434,28 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
                          static=static_report)
 
 
+def _traced_calls_within(graph: ModeRun, n: int, measured_calls: int) -> list[int]:
+    """The first pass's traced calls that ``n`` calls make: those before call n when n is within
+    the measured calls; beyond them the calls are assumed to repeat the measured argument
+    signatures, which are cached (stated in the verdict's assumptions), so all of them."""
+    return [i for i in graph.traced_calls if n > measured_calls or i < n]
+
+
 def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
-    """Traces over ``n`` calls: counted when n is within the measured calls; beyond them the calls
-    are assumed to repeat the measured argument signatures, which are cached (stated in the
-    verdict's assumptions)."""
-    traces = graph.traces or 0
+    """Traces over ``n`` calls (see ``_traced_calls_within``)."""
     if n <= measured_calls and graph.traced_calls:
-        return max(1, sum(1 for i in graph.traced_calls if i < n))
-    return traces
+        return max(1, len(_traced_calls_within(graph, n, measured_calls)))
+    return graph.traces or 0
 
 
 def _mean_trace_cost(graph: ModeRun, g: float, n: int, measured_calls: int) -> float | None:
-    """Mean cost of the traces the first pass met (each traced call minus a steady call).
+    """Mean cost of the traces ``n`` calls make (each traced call minus a steady call).
 
     A retrace costs less than the first trace (AutoGraph has converted the function already):
     measured on ``scaled`` of ``benchmarks/profile_accuracy.py``, three traces priced as three
     first traces overestimated the loss by 45%."""
-    costs = [max(0.0, graph.call_times[i] - g) for i in graph.traced_calls
-             if i < len(graph.call_times) and (n > measured_calls or i < n)]
+    costs = [max(0.0, graph.call_times[i] - g) for i in _traced_calls_within(graph, n, measured_calls)
+             if i < len(graph.call_times)]
     return sum(costs) / len(costs) if costs else None
 
 

@@ -176,9 +176,9 @@ def decide(p: Projection, run_wall_s: float) -> None:
         _project_decorated(p, m)
     p.saved_s = m.saved_s
     p.traces = m.traces
-    p.why = _why(p, m, run_wall_s)
     if p.verdict is Verdict.RECONFIGURE and s.decorated and r.tensorized is not None and r.tensorized.equivalent is not False:
-        m.as_tensors = as_tensors(p)
+        m.as_tensors = as_tensors(p)  # the advice, which fix carries out at the call sites
+    p.why = _why(p, m, run_wall_s)
     p.measurement = m  # type: ignore[attr-defined]
 
 
@@ -253,8 +253,8 @@ def _why(p: Projection, m: Measurement, run_wall_s: float) -> str:
         return _cut(f"fails under tf.function: {r.graph_error}")
     if m.equivalent is False and m.differences:
         return _cut(f"differs under tf.function: {m.differences[0]}")
-    if v is Verdict.RECONFIGURE and s.decorated and r.tensorized and r.tensorized.dtypes:
-        names = ", ".join(f"`{k}` as a {v} tensor" for k, v in (as_tensors(p) or {}).items())
+    if m.as_tensors:
+        names = ", ".join(f"`{k}` as a {dtype} tensor" for k, dtype in m.as_tensors.items())
         return f"retraced {s.traces} times in {s.calls} calls; pass {names}: one trace"
     if v is Verdict.LEAVE_EAGER and p.decision and p.decision.reasons == ["TF602"] and m.saved_s and m.saved_s > 0:
         return f"saves only {100 * m.saved_s / max(run_wall_s, 1e-9):.1f}% of the run"

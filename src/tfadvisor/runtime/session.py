@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import os
 import runpy
+import signal
 import sys
 import time
 import traceback
@@ -92,28 +93,22 @@ def run_program(
     start = time.perf_counter()
     real_exit = os._exit
 
-    def hard_exit(status: int) -> None:  # os._exit in the program: report, then exit as asked
-        try:
-            observer.stop()
-            result.exit_status, result.outcome = int(status), "exit"
-            result.error = f"os._exit({status})"
-            result.wall_s = time.perf_counter() - start
-            _flush()
-            if on_hard_exit is not None:
-                on_hard_exit(result, observer)
-        finally:
-            real_exit(status)
-
-    def fatal_signal(signum: int) -> None:  # a segfault in the program: report, then die of it
-        import signal
-
+    def last_report(status: int, outcome: str, error: str) -> None:  # the process ends without returning here
         observer.stop()
-        result.exit_status, result.outcome = -signum, "crashed"
-        result.error = f"killed by {signal.Signals(signum).name}"
+        result.exit_status, result.outcome, result.error = status, outcome, error
         result.wall_s = time.perf_counter() - start
         _flush()
         if on_hard_exit is not None:
             on_hard_exit(result, observer)
+
+    def hard_exit(status: int) -> None:  # os._exit in the program: report, then exit as asked
+        try:
+            last_report(int(status), "exit", f"os._exit({status})")
+        finally:
+            real_exit(status)
+
+    def fatal_signal(signum: int) -> None:  # a segfault in the program: report, then die of it
+        last_report(-signum, "crashed", f"killed by {signal.Signals(signum).name}")
 
     os._exit = hard_exit  # type: ignore[assignment]
     previous_term = _handle_sigterm()
@@ -157,7 +152,6 @@ def _raise_terminated(signum: int, frame: Any) -> None:
 
 
 def _handle_sigterm() -> Any:
-    import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
@@ -166,8 +160,6 @@ def _handle_sigterm() -> Any:
 
 
 def _restore_sigterm(previous: Any) -> None:
-    import signal
-
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
 

@@ -39,7 +39,9 @@ class Source:
         return cell + 1, cell_line + 1
 
 
-def _read_bytes(path: str, max_bytes: int) -> bytes:
+def read_bytes(path: str, max_bytes: int = MAX_BYTES) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes and its stat (``fix`` keeps the mode and notices later changes);
+    ``SourceError`` with a one-line reason for anything else."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -54,13 +56,17 @@ def _read_bytes(path: str, max_bytes: int) -> bytes:
         raise SourceError("is a directory")
     if not stat.S_ISREG(st.st_mode):
         raise SourceError("not a regular file (FIFO, socket or device)")
+    too_big = f"over the {max_bytes // (1024 * 1024)} MB limit"
     if st.st_size > max_bytes:
-        raise SourceError(f"file is {st.st_size / 1e6:.1f} MB, over the {max_bytes // (1024 * 1024)} MB limit")
+        raise SourceError(f"file is {st.st_size / 1e6:.1f} MB, {too_big}")
     try:
         with open(path, "rb") as handle:
-            return handle.read(max_bytes + 1)
+            data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # it grew after the stat: never hand on a cut-off file
+        raise SourceError(f"file grew while read, {too_big}")
+    return data, st
 
 
 def decode_python(data: bytes) -> tuple[str, str]:
@@ -120,7 +126,7 @@ def notebook_to_source(path: str, data: bytes) -> Source:
 
 
 def read_source(path: str, max_bytes: int = MAX_BYTES) -> Source:
-    data = _read_bytes(path, max_bytes)
+    data, _ = read_bytes(path, max_bytes)
     if path.endswith(".ipynb"):
         return notebook_to_source(path, data)
     if not data.strip():
