@@ -13,7 +13,7 @@ from collections import defaultdict
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
 from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
@@ -140,9 +140,13 @@ def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, .
                 done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]], progress: Progress | None,
                 total: int) -> None:
     """Analyse ``pending`` chunks in a pool, filling ``done``; stops quietly if a worker dies."""
+    futures: dict[Future[list[tuple[FileStatus, ModuleSummary | None]]], int] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context()) as pool:
-        futures = {pool.submit(_analyze_chunk, (chunks[i], codes)): i for i in pending}
         try:
+            # Submitting is inside the guard: a worker can die (and break the pool) while the
+            # later chunks are still being submitted.
+            for i in pending:
+                futures[pool.submit(_analyze_chunk, (chunks[i], codes))] = i
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if progress:

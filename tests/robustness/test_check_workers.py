@@ -23,7 +23,8 @@ SCRIPT = r"""
 import json, os, signal, sys
 import tfadvisor.check as check
 
-root, poison, once = sys.argv[1], sys.argv[2], sys.argv[3] == "once"
+root, poison, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+once = mode == "once"
 real = check._analyze_chunk
 marker = os.path.join(root, ".killed-once")
 
@@ -38,6 +39,17 @@ def dying(args):
 
 
 check._analyze_chunk = dying
+if mode == "slow-submit":  # the worker dies while later chunks are still being submitted
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+    submit = ProcessPoolExecutor.submit
+
+    def slow_submit(self, *args, **kwargs):
+        future = submit(self, *args, **kwargs)
+        time.sleep(0.2)
+        return future
+
+    ProcessPoolExecutor.submit = slow_submit
 report = check.check_paths([root], jobs=2)
 print(json.dumps(report.to_dict()))
 """
@@ -74,8 +86,10 @@ def test_a_worker_killed_once_loses_nothing(tree: Path, schema_valid) -> None:
     assert [f["path"] for f in data["files"]] == sorted(f["path"] for f in data["files"])  # order kept
 
 
-def test_a_file_that_always_kills_its_worker_is_reported_and_the_rest_analysed(tree: Path, schema_valid) -> None:
-    data = _check(tree, "m010.py", "always")
+@pytest.mark.parametrize("mode", ["always", "slow-submit"])
+def test_a_file_that_always_kills_its_worker_is_reported_and_the_rest_analysed(tree: Path, schema_valid,
+                                                                               mode: str) -> None:
+    data = _check(tree, "m010.py", mode)
     schema_valid(data)
     status = {f["path"].rsplit("/", 1)[-1]: f for f in data["files"]}
     assert len(status) == PARALLEL_THRESHOLD * 3
