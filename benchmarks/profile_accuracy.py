@@ -8,11 +8,16 @@ then two fresh processes run the N calls (the given calls, cycled) eagerly and a
 first call and tracing included, and the difference of their wall times is the actual saving.
 Prints each prediction error relative to the actual saving (ill-conditioned when the saving is
 near zero), relative to the eager run time of the N calls, whether the sign (decorate or not) was
-right, and the medians (goal: under 20% of the actual saving). The "spread" column is the actual
+right, and the medians (goal: under 20% of the actual saving). The "eager" and "graph" columns
+are each mode's predicted total time for the N calls over its actual total (1.00: exact), which
+shows which side a prediction error comes from. The "spread" column is the actual
 saving's own range over the repeats, relative to its median: the noise floor of the ground truth
 (with ``--repeat 1`` it is not known). Since the second session each function is profiled in
 fresh workers (``Profiler(fresh_first_calls=True)``, the default): repeats no longer see the
-first calls of a process that has already traced the function.
+first calls of a process that has already traced the function. Since the third session the calls
+right after the first pass are timed one by one in those fresh workers (up to 500 calls or 0.5 s)
+and count as measured; the ``_long`` cases have N beyond them, so the steady state carries most of
+their prediction.
 The machine is shared and noisy: read the figures as one run's, not as constants.
 """
 
@@ -142,6 +147,11 @@ CASES = [
     ("big_matmul", "big_matmul", "big_matmul_calls", 40),
     ("sgd_step", "sgd_step", "sgd_step_calls", 400),
     ("scaled_3_values", "scaled", "scaled_calls", 400),
+    # beyond the calls profile times one by one (first pass + up to 500 early calls): the steady
+    # state carries the rest of the prediction
+    ("mlp_long", "mlp", "mlp_calls", 3000),
+    ("normalise_long", "normalise", "normalise_calls", 3000),
+    ("sgd_step_long", "sgd_step", "sgd_step_calls", 3000),
 ]
 
 
@@ -183,7 +193,7 @@ def main() -> int:
         print(actual_run(fn_name, calls_name, int(n), mode))
         return 0
 
-    from tfadvisor.runtime.profiling import Profiler
+    from tfadvisor.runtime.profiling import Profiler, projected_s
     from tfadvisor.runtime.timing import TimingConfig
 
     cases = [c for c in CASES if not args.only or c[0] in args.only]
@@ -192,10 +202,10 @@ def main() -> int:
     signs: list[bool] = []
     spreads: list[float] = []
     print(f"{'function':<16} {'N':>5} {'speed-up':>8} {'predicted':>11} {'actual':>11} {'spread':>7} {'error':>7} "
-          f"{'of eager':>9} {'sign':>5}", flush=True)
+          f"{'of eager':>9} {'sign':>5} {'eager':>7} {'graph':>7}", flush=True)
     with Profiler(timing=TimingConfig(budget_s=args.budget, max_rounds=80)) as profiler:
         for name, fn_name, calls_name, n in cases:
-            predictions, speedups = [], []
+            predictions, speedups, totals = [], [], []
             for _ in range(args.repeat):
                 result = profiler.profile(f"{HERE}:{fn_name}", f"{HERE}:{calls_name}", modes=("eager", "graph"),
                                           expected_calls=n, static=None)
@@ -203,15 +213,18 @@ def main() -> int:
                 if result.ok and m.saved_s is not None and m.eager_s and m.graph_s:
                     predictions.append(m.saved_s)
                     speedups.append(m.eager_s / m.graph_s)
+                    totals.append((projected_s(result.runs["eager"], m.eager_s, n),
+                                   projected_s(result.runs["graph"], m.graph_s, n)))
             if not predictions:
                 print(f"{name:<16} {n:>5}  not measured: {m.error}")
                 continue
-            savings, eager_totals = [], []
+            savings, eager_totals, graph_totals = [], [], []
             for _ in range(args.repeat):  # eager and graph alternate, so load bursts hit both alike
                 eager = actual_seconds(fn_name, calls_name, n, "eager")
                 graph = actual_seconds(fn_name, calls_name, n, "graph")
                 savings.append(eager - graph)
                 eager_totals.append(eager)
+                graph_totals.append(graph)
             predicted, actual = statistics.median(predictions), statistics.median(savings)
             error = abs(predicted - actual) / abs(actual) if actual else float("inf")
             of_eager = abs(predicted - actual) / statistics.median(eager_totals)
@@ -220,9 +233,11 @@ def main() -> int:
             signs.append((predicted > 0) == (actual > 0))
             spread = (max(savings) - min(savings)) / abs(actual) if actual else float("inf")
             spreads.append(spread)
+            eager_ratio = statistics.median(t[0] for t in totals) / statistics.median(eager_totals)
+            graph_ratio = statistics.median(t[1] for t in totals) / statistics.median(graph_totals)
             print(f"{name:<16} {n:>5} {statistics.median(speedups):>7.2f}x {predicted * 1e3:>9.1f}ms "
                   f"{actual * 1e3:>9.1f}ms {spread:>6.0%} {error:>6.0%} {of_eager:>9.0%} "
-                  f"{'yes' if signs[-1] else 'NO':>5}", flush=True)
+                  f"{'yes' if signs[-1] else 'NO':>5} {eager_ratio:>7.2f} {graph_ratio:>7.2f}", flush=True)
     if errors:
         print(f"median prediction error over {len(errors)} functions: {statistics.median(errors):.0%} of the "
               f"actual saving (goal < 20%); {statistics.median(workload_errors):.0%} of the eager run time; "

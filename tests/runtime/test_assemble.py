@@ -53,6 +53,21 @@ def test_each_trace_costs_what_its_own_call_cost():
     assert m.saved_s == pytest.approx(300 * 9e-4 - (0.05 + 0.01 + 0.01 - 3e-4))
 
 
+def test_the_calls_timed_one_by_one_count_as_they_were_then_the_steady_state():
+    """A fresh process is slower than its steady state for a few hundred calls (graph mode's
+    caches warming): the calls after the first pass are timed one by one and counted as measured,
+    so a short workload is not credited with the steady speed."""
+    eager = run("eager", 1e-3, 1e-3)
+    graph = run("graph", 1e-4, 0.05, traces=1)
+    graph.early_times = [3e-4] * 100  # calls 4..103 ran at 3x the steady time
+    runs = {"eager": eager, "graph": graph}
+    short = assemble("f", WHERE, runs, ["eager", "graph"], expected_calls=54, static=None).measurement
+    assert short.saved_s == pytest.approx(54e-3 - (0.05 + 3e-4 + 50 * 3e-4))
+    long = assemble("f", WHERE, runs, ["eager", "graph"], expected_calls=1000, static=None).measurement
+    assert long.saved_s == pytest.approx(1000e-3 - (0.05 + 3e-4 + 100 * 3e-4 + 896 * 1e-4))
+    assert long.saved_interval_s[0] < long.saved_s < long.saved_interval_s[1]
+
+
 def test_differences_and_retraces_are_carried_into_the_measurement():
     retrace = Retrace(1, (Change("step", "value", "1", "0"),))
     runs = {"eager": run("eager", 1e-3, 2e-3, calls=2, state={"global `log`": [1, 2]}),

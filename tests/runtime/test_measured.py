@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tfadvisor.advice import measured
-from tfadvisor.advice.measured import break_even_calls, judge, likely_rule, net_saved, saved_interval
+from tfadvisor.advice.measured import break_even_calls, judge, likely_rule, net_saved
 from tfadvisor.model import Facts, FunctionReport, Measurement, ModeMeasurement, Verdict
 
 
@@ -23,7 +23,8 @@ def measurement(e=1e-3, g=1e-4, first=0.05, calls=1000, traces=1, x=None, x_firs
     if not graph_error:
         m.break_even_calls = break_even_calls(first, e, g)
         m.saved_s = net_saved(calls, e, g, trace, traces)
-        m.saved_interval_s = saved_interval(calls, (e * 0.95, e * 1.05), (g * 0.95, g * 1.05), trace, traces)
+        m.saved_interval_s = [net_saved(calls, e * 0.95, g * 1.05, trace, traces),
+                              net_saved(calls, e * 1.05, g * 0.95, trace, traces)]
     return m
 
 
@@ -32,8 +33,7 @@ def test_break_even_and_net_saved_arithmetic():
     assert break_even_calls(0.05, 1e-3, 1e-4) == pytest.approx(49 / 0.9)
     assert break_even_calls(0.05, 1e-4, 1e-3) is None  # graph slower per call: never
     assert net_saved(1000, 1e-3, 1e-4, 0.05, 1) == pytest.approx(0.9 - 0.05)
-    low, high = saved_interval(1000, (0.9e-3, 1.1e-3), (0.9e-4, 1.1e-4), 0.05, 1)
-    assert low < net_saved(1000, 1e-3, 1e-4, 0.05, 1) < high
+    assert net_saved(1000, 1e-3, 1e-4, 0.05, 1, warmup_s=0.01) == pytest.approx(0.9 - 0.05 + 0.01)
 
 
 def test_fast_graph_over_many_calls_is_decorate_or_keep():

@@ -143,6 +143,7 @@ def test_first_calls_are_taken_where_the_function_never_ran():
     """By default each function starts in a new worker and graph's first pass gets one of its own:
     a process that has already run a function (eagerly, or in an earlier profile) has paid part of
     its first-call costs, which would flatter tracing."""
+    from tfadvisor.runtime.modes import EARLY_MAX_CALLS
     from tfadvisor.runtime.profiling import Profiler
 
     from .conftest import FAST
@@ -153,3 +154,5 @@ def test_first_calls_are_taken_where_the_function_never_ran():
     pids = [r.runs[mode].first_pass_pid for r in (first, again) for mode in EAGER_GRAPH]
     assert first.ok and again.ok
     assert None not in pids and len(set(pids)) == 4, pids
+    graph = first.runs["graph"]  # its early calls come from its own process, with its first pass
+    assert graph.early_times and len(graph.early_times) <= EARLY_MAX_CALLS

@@ -119,14 +119,6 @@ def net_saved(calls: int, eager_s: float, graph_s: float, trace_s: float, traces
     return calls * (eager_s - graph_s) - traces * trace_s + warmup_s
 
 
-def saved_interval(calls: int, eager: tuple[float, float], graph: tuple[float, float], trace_s: float,
-                   traces: int, warmup_s: float = 0.0) -> list[float]:
-    """[low, high] of ``net_saved`` from the quartiles (q1, q3) of eager and graph per-call times."""
-    low = net_saved(calls, eager[0], graph[1], trace_s, traces, warmup_s)
-    high = net_saved(calls, eager[1], graph[0], trace_s, traces, warmup_s)
-    return [min(low, high), max(low, high)]
-
-
 def likely_rule(message: str) -> str | None:
     """The static rule that most likely explains a TensorFlow error message, if we know it."""
     text = message.lower()

@@ -285,6 +285,7 @@ class Profiler:
             for message in worker.messages(lambda: deadline):
                 if message[0] == "mode-result" and message[2].error is None and message[2].call_times:
                     run.call_times = message[2].call_times
+                    run.early_times = message[2].early_times
                     run.first_pass_pid = message[2].first_pass_pid
         except (WorkerTimeout, WorkerDied, OSError):
             pass
@@ -398,14 +399,10 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
         assert eager is not None and eager.stats is not None and graph.stats is not None
         eager_first = eager.first_call_s if eager.first_call_s is not None else e
         m.break_even_calls = measured.break_even_calls(graph.first_call_s, e, g, eager_first)
-        traces = m.traces or 1
-        warmup = max(0.0, eager_first - e)
-        per_trace = _mean_trace_cost(graph, g, n, measured_calls)
-        if per_trace is None:
-            per_trace = m.trace_s or 0.0
-        m.saved_s = measured.net_saved(n, e, g, per_trace, traces, warmup)
-        m.saved_interval_s = measured.saved_interval(n, (eager.stats.q1, eager.stats.q3),
-                                                     (graph.stats.q1, graph.stats.q3), per_trace, traces, warmup)
+        m.saved_s = projected_s(eager, e, n) - projected_s(graph, g, n)
+        low = projected_s(eager, eager.stats.q1, n) - projected_s(graph, graph.stats.q3, n)
+        high = projected_s(eager, eager.stats.q3, n) - projected_s(graph, graph.stats.q1, n)
+        m.saved_interval_s = [min(low, high), max(low, high)]
     if eager is not None and graph is not None and eager.error is None and graph.error is None:
         m.differences = _compare(eager, graph)
         m.equivalent = not m.differences
@@ -434,6 +431,15 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
                          static=static_report)
 
 
+def projected_s(run: ModeRun, steady_s: float, n: int) -> float:
+    """Seconds for ``n`` calls (the measured sequence cycled) in a fresh process: the calls timed
+    one by one there (first pass, then the early calls: tracing, retraces and warm-up as they
+    happened), then ``steady_s`` a call for the rest. Retraces beyond the measured calls are
+    assumed not to happen (the signatures repeat and are cached; stated in the assumptions)."""
+    timed = (run.call_times + run.early_times)[:n]
+    return sum(timed) + max(0, n - len(timed)) * steady_s
+
+
 def _traced_calls_within(graph: ModeRun, n: int, measured_calls: int) -> list[int]:
     """The first pass's traced calls that ``n`` calls make: those before call n when n is within
     the measured calls; beyond them the calls are assumed to repeat the measured argument
@@ -446,17 +452,6 @@ def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
     if n <= measured_calls and graph.traced_calls:
         return max(1, len(_traced_calls_within(graph, n, measured_calls)))
     return graph.traces or 0
-
-
-def _mean_trace_cost(graph: ModeRun, g: float, n: int, measured_calls: int) -> float | None:
-    """Mean cost of the traces ``n`` calls make (each traced call minus a steady call).
-
-    A retrace costs less than the first trace (AutoGraph has converted the function already):
-    measured on ``scaled`` of ``benchmarks/profile_accuracy.py``, three traces priced as three
-    first traces overestimated the loss by 45%."""
-    costs = [max(0.0, graph.call_times[i] - g) for i in _traced_calls_within(graph, n, measured_calls)
-             if i < len(graph.call_times)]
-    return sum(costs) / len(costs) if costs else None
 
 
 def _compare(eager: ModeRun, other: ModeRun) -> list[str]:

@@ -55,6 +55,9 @@ class ModeRun:
     error: ModeError | None = None
     phase: str = "load"
     first_pass_pid: int | None = None  # the process whose first pass ``call_times`` come from
+    # the calls right after the first pass (the sequence cycled), per call, in the same process:
+    # a fresh process reaches its steady state only after a few hundred calls
+    early_times: list[float] = field(default_factory=list)
 
     @property
     def first_call_s(self) -> float | None:
