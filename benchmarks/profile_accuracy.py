@@ -17,7 +17,8 @@ fresh workers (``Profiler(fresh_first_calls=True)``, the default): repeats no lo
 first calls of a process that has already traced the function. Since the third session the calls
 right after the first pass are timed one by one in those fresh workers (up to 500 calls or 0.5 s)
 and count as measured; the ``_long`` cases have N beyond them, so the steady state carries most of
-their prediction.
+their prediction. Each repeat runs the prediction and then the two actual runs (their order
+swapped every repeat), so the host's slow drifts hit prediction and ground truth alike.
 The machine is shared and noisy: read the figures as one run's, not as constants.
 """
 
@@ -205,26 +206,29 @@ def main() -> int:
           f"{'of eager':>9} {'sign':>5} {'eager':>7} {'graph':>7}", flush=True)
     with Profiler(timing=TimingConfig(budget_s=args.budget, max_rounds=80)) as profiler:
         for name, fn_name, calls_name, n in cases:
+            # Prediction and ground truth alternate, repeat by repeat, so that the machine's slow
+            # drifts (shared host) hit both alike; the two actual runs swap order every repeat.
             predictions, speedups, totals = [], [], []
-            for _ in range(args.repeat):
+            savings, eager_totals, graph_totals = [], [], []
+            for repeat in range(args.repeat):
                 result = profiler.profile(f"{HERE}:{fn_name}", f"{HERE}:{calls_name}", modes=("eager", "graph"),
                                           expected_calls=n, static=None)
                 m = result.measurement
-                if result.ok and m.saved_s is not None and m.eager_s and m.graph_s:
-                    predictions.append(m.saved_s)
-                    speedups.append(m.eager_s / m.graph_s)
-                    totals.append((projected_s(result.runs["eager"], m.eager_s, n),
-                                   projected_s(result.runs["graph"], m.graph_s, n)))
-            if not predictions:
+                if not (result.ok and m.saved_s is not None and m.eager_s and m.graph_s):
+                    break
+                predictions.append(m.saved_s)
+                speedups.append(m.eager_s / m.graph_s)
+                totals.append((projected_s(result.runs["eager"], m.eager_s, n),
+                               projected_s(result.runs["graph"], m.graph_s, n)))
+                actual_s = {mode: 0.0 for mode in ("eager", "graph")}
+                for mode in (("eager", "graph") if repeat % 2 == 0 else ("graph", "eager")):
+                    actual_s[mode] = actual_seconds(fn_name, calls_name, n, mode)
+                savings.append(actual_s["eager"] - actual_s["graph"])
+                eager_totals.append(actual_s["eager"])
+                graph_totals.append(actual_s["graph"])
+            if not predictions or len(predictions) < args.repeat:
                 print(f"{name:<16} {n:>5}  not measured: {m.error}")
                 continue
-            savings, eager_totals, graph_totals = [], [], []
-            for _ in range(args.repeat):  # eager and graph alternate, so load bursts hit both alike
-                eager = actual_seconds(fn_name, calls_name, n, "eager")
-                graph = actual_seconds(fn_name, calls_name, n, "graph")
-                savings.append(eager - graph)
-                eager_totals.append(eager)
-                graph_totals.append(graph)
             predicted, actual = statistics.median(predictions), statistics.median(savings)
             error = abs(predicted - actual) / abs(actual) if actual else float("inf")
             of_eager = abs(predicted - actual) / statistics.median(eager_totals)
