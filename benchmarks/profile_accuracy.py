@@ -220,13 +220,12 @@ def main() -> int:
                 speedups.append(m.eager_s / m.graph_s)
                 totals.append((projected_s(result.runs["eager"], m.eager_s, n),
                                projected_s(result.runs["graph"], m.graph_s, n)))
-                actual_s = {mode: 0.0 for mode in ("eager", "graph")}
-                for mode in (("eager", "graph") if repeat % 2 == 0 else ("graph", "eager")):
-                    actual_s[mode] = actual_seconds(fn_name, calls_name, n, mode)
+                order = ("eager", "graph") if repeat % 2 == 0 else ("graph", "eager")
+                actual_s = {mode: actual_seconds(fn_name, calls_name, n, mode) for mode in order}
                 savings.append(actual_s["eager"] - actual_s["graph"])
                 eager_totals.append(actual_s["eager"])
                 graph_totals.append(actual_s["graph"])
-            if not predictions or len(predictions) < args.repeat:
+            if len(predictions) < args.repeat:
                 print(f"{name:<16} {n:>5}  not measured: {m.error}")
                 continue
             predicted, actual = statistics.median(predictions), statistics.median(savings)

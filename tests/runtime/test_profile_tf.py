@@ -156,3 +156,4 @@ def test_first_calls_are_taken_where_the_function_never_ran():
     assert None not in pids and len(set(pids)) == 4, pids
     graph = first.runs["graph"]  # its early calls come from its own process, with its first pass
     assert graph.early_times and len(graph.early_times) <= EARLY_MAX_CALLS
+    assert first.runs["eager"].early_times

@@ -53,12 +53,12 @@ def main() -> int:
             return 0
         if job is None:
             return 0
-        _, spec, modes, timing, want_where = job
+        _, spec, modes, timing, want_where, early = job
         _extend_path(spec.sys_path)
         prepared = {}
         for mode in modes:
             send(("mode-start", mode))
-            result, sequence = prepare_mode(spec, mode, send, want_where=want_where)
+            result, sequence = prepare_mode(spec, mode, send, want_where=want_where, early=mode in early)
             want_where = want_where and result.error is not None and result.error.phase == "load"
             send(("mode-result", mode, result))
             if sequence is not None:

@@ -30,9 +30,11 @@ _PLAIN = (list, dict, set, int, float, bool, str, tuple, bytes, complex)
 Send = Callable[[tuple], None]
 
 
-def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> tuple[ModeRun, Callable[[], None] | None]:
-    """Load, first pass and state for ``mode``; returns the run and the call sequence to time
-    (None when the mode failed). Never raises for the user's errors (see ``ModeRun.error``)."""
+def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool,
+                 early: bool = True) -> tuple[ModeRun, Callable[[], None] | None]:
+    """Load, first pass, state and (with ``early``) the early calls for ``mode``; returns the run and
+    the call sequence to time (None when the mode failed). Never raises for the user's errors (see
+    ``ModeRun.error``)."""
     import tensorflow as tf
 
     run = ModeRun(mode=mode, first_pass_pid=os.getpid())  # type: ignore[arg-type]
@@ -97,7 +99,8 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool) -> t
     except Exception as exc:
         run.error = ModeError("load", f"observing state failed: {type(exc).__name__}: {exc}", phase="observe")
         return run, None
-    run.early_times = _early_calls(fn, calls)
+    if early:
+        run.early_times = _early_calls(fn, calls)
     run.phase = "timing"
 
     def sequence() -> None:

@@ -222,7 +222,7 @@ class Profiler:
             job.current = None
             deadline = time.monotonic() + timeout
             try:
-                worker.send(("job", spec, remaining, timing, job.where is None))
+                worker.send(("job", spec, remaining, timing, job.where is None, self._early_here()))
                 for message in worker.messages(lambda: deadline):
                     kind = message[0]
                     if kind == "mode-start":
@@ -280,7 +280,7 @@ class Profiler:
             progress(run.mode, "first calls in a fresh process")
         try:
             worker = self._ensure_worker()
-            worker.send(("job", spec, [run.mode], None, False))
+            worker.send(("job", spec, [run.mode], None, False, (run.mode,)))
             deadline = time.monotonic() + timeout
             for message in worker.messages(lambda: deadline):
                 if message[0] == "mode-result" and message[2].error is None and message[2].call_times:
@@ -294,6 +294,11 @@ class Profiler:
         finally:
             self._drop_worker()
         return interrupted
+
+    def _early_here(self) -> tuple[str, ...]:
+        """The modes whose early calls the shared worker times: those ``assemble`` uses (eager and
+        graph, not XLA), less graph's when its first pass is taken again in a worker of its own."""
+        return ("eager",) if self.fresh_first_calls else ("eager", "graph")
 
     def _ensure_worker(self) -> Worker:
         if self._worker is None or not self._worker.alive():
@@ -440,17 +445,12 @@ def projected_s(run: ModeRun, steady_s: float, n: int) -> float:
     return sum(timed) + max(0, n - len(timed)) * steady_s
 
 
-def _traced_calls_within(graph: ModeRun, n: int, measured_calls: int) -> list[int]:
-    """The first pass's traced calls that ``n`` calls make: those before call n when n is within
-    the measured calls; beyond them the calls are assumed to repeat the measured argument
-    signatures, which are cached (stated in the verdict's assumptions), so all of them."""
-    return [i for i in graph.traced_calls if n > measured_calls or i < n]
-
-
 def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
-    """Traces over ``n`` calls (see ``_traced_calls_within``)."""
+    """Traces over ``n`` calls: counted when n is within the measured calls; beyond them the calls
+    are assumed to repeat the measured argument signatures, which are cached (stated in the
+    verdict's assumptions)."""
     if n <= measured_calls and graph.traced_calls:
-        return max(1, len(_traced_calls_within(graph, n, measured_calls)))
+        return max(1, sum(1 for i in graph.traced_calls if i < n))
     return graph.traces or 0
 
 
