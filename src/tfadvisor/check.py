@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
+from tfadvisor.advice.static import Decision, Hazard, decide, facts_of, is_test
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
@@ -190,7 +190,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                  rules: Sequence[type[Rule]], config: Config) -> Report:
     """The project and decision passes over per-file summaries."""
     modules = [s for s in summaries if s is not None]
-    project = Project(modules)
+    project = Project(modules, config.function_decorators)
     by_code = {r.code: r for r in rules}
     instances = [r() for r in rules]
     for rule in instances:
@@ -217,10 +217,12 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             kept.append((h, spec))
         real_hits[fid] = kept
         silenced = suppressions.get(linked.fn.path, {})
-        own[fid] = frozenset((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
-                             if h.rule in by_code and by_code[h.rule].scope in ("graph", "project")
-                             and h.callee is None
-                             and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
+        mine = frozenset((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
+                         if h.rule in by_code and by_code[h.rule].scope in ("graph", "project")
+                         and h.callee is None
+                         and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
+        own[fid] = frozenset(h for h in mine if by_code[h[0]].transitive)
+        about[fid].update(h for h in mine if not by_code[h[0]].transitive)
         if linked.decorated:  # e.g. TF406 on its own decorator
             about[fid].update((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
                               if h.rule in by_code and by_code[h.rule].scope in ("always", "decorated")
@@ -246,7 +248,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
     for fid in project.callers_first():
         linked = project.functions[fid]
         facts = facts_of(project, linked)
-        hz = [Hazard(rule, Severity(sev), spec, "") for rule, sev, spec in sorted(hazards[fid])]
+        hz = [Hazard(rule, Severity(sev), spec) for rule, sev, spec in sorted(hazards[fid])]
         decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
                           config.min_tensor_ops)
         decisions[fid] = decision
@@ -258,26 +260,33 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             decorated=linked.decorated, facts=facts, verdict=decision.verdict,
             reasons=decision.reasons, confidence=decision.confidence, assumptions=decision.assumptions))
 
-    # Findings: graph-scope hits in the graph code of decorated and fix-first functions.
-    roots = [fid for fid, d in decisions.items() if project.functions[fid].decorated or d.verdict is Verdict.FIX_FIRST]
+    # Findings: graph-scope hits in graph code (tf.functions, what they call, what is traced
+    # without a decorator) and in fix-first functions; never in test code nor TF1 code.
+    roots = [*project.graph_roots, *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
     graph = project.graph_code(roots)
     findings: list[Finding] = []
     for fid, kept in real_hits.items():
         linked = project.functions[fid]
+        quiet = is_test(linked.fn) or linked.fn.path in project.tf1 or linked.eager_reason is not None
         for hit, spec in kept:
             rule = by_code.get(hit.rule)
-            if rule is None or not _in_scope(rule, linked, fid in graph):
+            if rule is None or not _in_scope(rule, linked, fid in graph and not quiet):
                 continue
             findings.append(_finding(rule, hit, linked, spec))
     for mod, hit in module_hits:
         findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
+    if "TF100" in by_code:  # TF1 code is out of scope: said once per file
+        for path, (line, col, name) in project.tf1.items():
+            findings.append(_finding(by_code["TF100"], Hit("TF100", line, col, line, col + len(name.rsplit(".", 1)[-1]),
+                                                           by_code["TF100"].summary + f" (uses {name})"), None, False, path))
     for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
-        if decision.verdict not in _ACTIONABLE:
+        notes_only = decision.verdict is Verdict.KEEP  # and, at info level, from keep (TF505)
+        if decision.verdict not in _ACTIONABLE and not notes_only:
             continue
         fn = project.functions[fid].fn
         for code in decision.reasons:
             rule = by_code.get(code)
-            if rule is not None and rule.scope == "advice":
+            if rule is not None and rule.scope == "advice" and (not notes_only or rule.severity is Severity.INFO):
                 hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(rule, decision))
                 findings.append(_finding(rule, hit, project.functions[fid], decision.confidence == "speculative"))
 
@@ -332,9 +341,11 @@ def _advice_message(rule: type[Rule], decision: Decision) -> str:
 
 
 def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: bool, path: str | None = None) -> Finding:
+    """A finding; one that rests on a guess (a value assumed a tensor) is never more than info."""
     message = hit.message + (" (speculative)" if speculative and "speculative" not in hit.message else "")
+    severity = Severity.INFO if speculative and rule.scope != "advice" else rule.severity
     return Finding(
-        rule=rule.code, severity=rule.severity, path=hit.path or path or (linked.fn.path if linked else ""),
+        rule=rule.code, severity=severity, path=hit.path or path or (linked.fn.path if linked else ""),
         line=hit.line, col=hit.col, end_line=hit.end_line, end_col=hit.end_col,
         function=linked.fn.id if linked else None, message=message,
         fix=FixInfo(safe=rule.fix == "safe", description=rule.fix_description) if rule.fix != "none" else None)

@@ -32,6 +32,9 @@ class Config:
     extend_exclude: tuple[str, ...] = ()
     fail_on: str = "warning"  # lowest severity that makes `check` exit 1 ("never": always 0)
     min_tensor_ops: int = 8
+    # Decorators that are tf.function under another name (``tf_agents.utils.common.function``);
+    # wrappers defined in the checked project itself are found without this.
+    function_decorators: tuple[str, ...] = ()
     source: str | None = None  # the file this came from
 
     def excludes(self) -> tuple[str, ...]:
@@ -54,7 +57,8 @@ class Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 
-_KEYS = {"select", "ignore", "per-file-ignores", "exclude", "extend-exclude", "fail-on", "min-tensor-ops"}
+_KEYS = {"select", "ignore", "per-file-ignores", "exclude", "extend-exclude", "fail-on", "min-tensor-ops",
+         "function-decorators"}
 
 
 def find_config(start: str | os.PathLike[str]) -> Path | None:
@@ -132,7 +136,8 @@ def parse_table(table: Any, source: str) -> Config:
     return Config(select=code_list("select") or ("ALL",), ignore=code_list("ignore"),
                   per_file_ignores=per_file, exclude=str_list("exclude"),
                   extend_exclude=str_list("extend-exclude"), fail_on=fail_on,
-                  min_tensor_ops=min_ops, source=source)
+                  min_tensor_ops=min_ops, function_decorators=str_list("function-decorators"),
+                  source=source)
 
 
 def check_code_pattern(value: str, codes: set[str], where: str) -> None:

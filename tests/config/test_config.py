@@ -48,8 +48,8 @@ def rules_of(data: dict | None, path: str | None = None) -> set[str]:
 def project(tmp_path: Path) -> Path:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "model.py").write_text(SOURCE)
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_model.py").write_text(SOURCE)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run_model.py").write_text(SOURCE)
     return tmp_path
 
 
@@ -86,27 +86,27 @@ def test_pyproject_without_our_table_is_skipped_on_the_way_up(project: Path) -> 
 
 
 def test_per_file_ignores(project: Path) -> None:
-    write_config(project, '[tool.tfadvisor.per-file-ignores]\n"tests/*" = ["TF2"]\n')
+    write_config(project, '[tool.tfadvisor.per-file-ignores]\n"scripts/*" = ["TF2"]\n')
     _, _, data = run("check", ".", "-f", "json", cwd=project)
-    assert rules_of(data, "tests/test_model.py") == set()
+    assert rules_of(data, "scripts/run_model.py") == set()
     assert {"TF201", "TF205"} <= rules_of(data, "pkg/model.py")
 
 
 def test_per_file_ignores_are_relative_to_the_config_file(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    write_config(project, '[tool.tfadvisor.per-file-ignores]\n"tests/*" = ["TF201"]\n')
+    write_config(project, '[tool.tfadvisor.per-file-ignores]\n"scripts/*" = ["TF201"]\n')
     elsewhere = tmp_path_factory.mktemp("elsewhere")
     _, _, data = run("check", str(project), "-f", "json", cwd=elsewhere)
-    tests_file = next(f["path"] for f in data["files"] if f["path"].endswith("tests/test_model.py"))
+    tests_file = next(f["path"] for f in data["files"] if f["path"].endswith("scripts/run_model.py"))
     assert "TF201" not in rules_of(data, tests_file) and "TF205" in rules_of(data, tests_file)
 
 
 def test_exclude_and_extend_exclude(project: Path) -> None:
-    write_config(project, 'exclude = ["tests"]\n')
+    write_config(project, 'exclude = ["scripts"]\n')
     _, _, data = run("check", ".", "-f", "json", cwd=project)
     assert [f["path"] for f in data["files"]] == ["pkg/model.py"]
     write_config(project, 'extend-exclude = ["model.py"]\n')
     _, _, data = run("check", ".", "-f", "json", cwd=project)
-    assert [f["path"] for f in data["files"]] == ["tests/test_model.py"]
+    assert [f["path"] for f in data["files"]] == ["scripts/run_model.py"]
 
 
 def test_config_option_overrides_the_found_config(project: Path) -> None:
@@ -139,8 +139,8 @@ BAD_CONFIGS = {
     "unknown code": ('ignore = ["TF999"]\n', "TF999"),
     "wrong type": ('select = "TF2"\n', "select"),
     "wrong element type": ("ignore = [201]\n", "ignore"),
-    "bad per-file table": ('per-file-ignores = ["tests/*"]\n', "per-file-ignores"),
-    "unknown code per file": ('[tool.tfadvisor.per-file-ignores]\n"tests/*" = ["TF2O1"]\n', "TF2O1"),
+    "bad per-file table": ('per-file-ignores = ["scripts/*"]\n', "per-file-ignores"),
+    "unknown code per file": ('[tool.tfadvisor.per-file-ignores]\n"scripts/*" = ["TF2O1"]\n', "TF2O1"),
     "bad fail-on": ('fail-on = "sometimes"\n', "fail-on"),
     "bad exclude": ("exclude = true\n", "exclude"),
 }

@@ -1,13 +1,19 @@
 """The decision model from static facts alone: one verdict per function, with reasons.
 
-A function decorated today is judged as it is (keep / reconfigure / undecorate / fix-first); an
-eager one as it would be (decorate / fix-first / leave-eager). Hazards are the findings of the
-function's would-be graph code (itself and its callees). Measurements, where present, override
-the performance guesses here (``advice.measured``).
+Precision first: a verdict that asks for a change (decorate, undecorate, reconfigure, fix-first)
+needs positive evidence; where the analysis cannot know, the verdict is the status quo (``keep``
+for a tf.function, ``leave-eager`` for eager code) with what was not seen, and the advice to
+measure with ``tfadvisor run``. Role and payoff come before hazards: a function nobody should
+decorate is ``leave-eager``, whatever would go wrong if it were.
+
+Each verdict is reached by named steps, tried in order; the first that decides, decides. The
+policy is written out in docs/decisions/0010-precision-on-real-code.md. Measurements, where
+present, override the performance guesses here (``advice.measured``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tfadvisor.analysis.project import Linked, Project
@@ -16,12 +22,13 @@ from tfadvisor.model import Confidence, Facts, Severity, Verdict
 # A function with fewer tensor ops than this (itself and its callees; no loop, no model call) gains
 # little or loses from graph mode: a tf.function call costs about as much as a handful of eager ops
 # on CPU (the accuracy corpus measured 4-9 op functions at 0.3-0.9x over hundreds of calls). Below
-# it we say leave-eager / undecorate, labelled a static estimate; `min-tensor-ops` in the config.
+# it we say leave-eager, labelled a static estimate; `min-tensor-ops` in the config.
 MIN_TENSOR_OPS = 8
 
 _IO_CODES = ("TF201", "TF206")
 _BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour
 _BUILDER_NAMES = ("__init__", "build", "build_model", "get_model", "make_model", "create_model")
+MEASURE = "measure with `tfadvisor run`"
 
 
 @dataclass
@@ -29,7 +36,6 @@ class Hazard:
     rule: str
     severity: Severity
     speculative: bool
-    where: str  # qualname of the function the hazard is in
 
 
 @dataclass
@@ -38,6 +44,26 @@ class Decision:
     reasons: list[str] = field(default_factory=list)
     confidence: Confidence = "certain"
     assumptions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Case:
+    """What one decision step looks at."""
+
+    project: Project
+    linked: Linked
+    facts: Facts
+    hazards: list[Hazard]
+    tensor_ops: int
+    min_tensor_ops: int
+    to_decorate: frozenset[str] | set[str]
+
+    @property
+    def fn(self):  # type: ignore[no-untyped-def]
+        return self.linked.fn
+
+
+Step = Callable[[Case], "Decision | None"]
 
 
 def facts_of(project: Project, linked: Linked) -> Facts:
@@ -52,7 +78,7 @@ def facts_of(project: Project, linked: Linked) -> Facts:
         python_side_effects=project.side_effect[fn.id] is not None,
         recursive=linked.recursive,
         creates_variables=project.variables[fn.id],  # type: ignore[arg-type]
-        role=role_of(linked, work),
+        role=role_of(linked, work),  # type: ignore[arg-type]
     )
 
 
@@ -81,27 +107,203 @@ def role_of(linked: Linked, tensor_work: int) -> str:
 def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
            tensor_ops: int, to_decorate: frozenset[str] | set[str] = frozenset(),
            min_tensor_ops: int = MIN_TENSOR_OPS) -> Decision:
-    """The verdict for one function (see DESIGN.md "Verdicts").
+    """The verdict for one function: the first of its steps that decides.
 
     ``to_decorate`` holds the functions already judged ``decorate`` (callers are judged before
     their callees): a function whose every caller is, or will be, graph code is covered by them.
     """
-    if linked.decorated:
-        decision = _decorated(project, linked, facts, hazards, tensor_ops, min_tensor_ops)
-    else:
-        decision = _eager(project, linked, facts, hazards, tensor_ops, min_tensor_ops)
-        if decision.verdict is Verdict.DECORATE and _covered(project, linked, to_decorate):
-            decision = Decision(Verdict.LEAVE_EAGER, ["TF505"],
-                                assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
+    case = Case(project, linked, facts, hazards, tensor_ops, min_tensor_ops, to_decorate)
+    steps = DECORATED_STEPS if linked.decorated else EAGER_STEPS
+    decision = next(d for d in (step(case) for step in steps) if d is not None)
     guessed = [f"{name} assumed a {'tensor' if p.kind == 'tensor' else 'Python value'} ({p.evidence})"
                for name, p in linked.params.items() if p.guessed]
-    if (guessed and decision.verdict is not Verdict.LEAVE_EAGER) or any(h.speculative for h in hazards):
+    if guessed and decision.verdict not in (Verdict.LEAVE_EAGER, Verdict.KEEP):
         decision.confidence = "speculative"
-    decision.assumptions = guessed + decision.assumptions
-    if any(h.speculative for h in hazards):
-        decision.assumptions.append("some findings assume a value is a tensor (marked speculative)")
+        decision.assumptions = guessed + decision.assumptions
     decision.reasons = list(dict.fromkeys(decision.reasons))
     return decision
+
+
+# -- shared facts ------------------------------------------------------------------------------
+def is_test(fn) -> bool:  # type: ignore[no-untyped-def]
+    """Test code: it drives the code under test, and tests use tf.function on purpose."""
+    path = fn.path.replace("\\", "/")
+    base = path.rsplit("/", 1)[-1]
+    return (fn.name.startswith(("test", "setUp", "tearDown")) or base.endswith(("_test.py", "_tests.py"))
+            or base.startswith(("test_", "conftest")) or "/tests/" in f"/{path}"
+            or ".<locals>." in fn.qualname and fn.qualname.split(".<locals>.")[0].rsplit(".", 1)[-1].startswith("test"))
+
+
+def serious(hazards: list[Hazard]) -> list[str]:
+    """Hazards, known for sure, that make code behave differently or fail under tf.function."""
+    return [h.rule for h in hazards if not h.speculative and (
+        h.severity is Severity.ERROR or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES))]
+
+
+def _small(case: Case) -> bool:
+    fn = case.fn
+    return case.tensor_ops < case.min_tensor_ops and not fn.loops and not fn.model_calls
+
+
+def _varying_python(case: Case) -> list[str]:
+    return [n for n, p in case.linked.params.items() if p.varying and p.kind != "tensor"]
+
+
+def _tf1(case: Case) -> Decision | None:
+    marker = case.project.tf1.get(case.fn.path)
+    if marker is None:
+        return None
+    verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
+    return Decision(verdict, ["TF100"], assumptions=[f"TensorFlow 1 code ({marker[2]}, line {marker[0]}): out of scope"])
+
+
+def _test(case: Case) -> Decision | None:
+    if not is_test(case.fn):
+        return None
+    verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
+    return Decision(verdict, assumptions=["test code: it uses tf.function (or not) on purpose"])
+
+
+# -- eager functions -----------------------------------------------------------------------------
+def _already_graph(case: Case) -> Decision | None:
+    linked = case.linked
+    if linked.eager_reason is not None:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[linked.eager_reason])
+    if linked.framework == "keras" and linked.fn.name == "call":
+        return Decision(Verdict.LEAVE_EAGER, ["TF406"],
+                        assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
+    if linked.graph_reason is not None:
+        return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
+    if _covered(case.project, linked, case.to_decorate):
+        return Decision(Verdict.LEAVE_EAGER, ["TF505"],
+                        assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
+    return None
+
+
+def _role(case: Case) -> Decision | None:
+    fn, facts = case.fn, case.facts
+    if facts.role == "builder":
+        return Decision(Verdict.LEAVE_EAGER, ["TF504"])
+    if facts.role == "io":
+        return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
+    if not facts.tensor_computation:
+        return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
+    if fn.is_generator:
+        return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
+    if case.linked.framework is not None:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name}() is called by the framework its class extends"])
+    if case.linked.recursive:
+        return Decision(Verdict.LEAVE_EAGER, ["TF404"])
+    if fn.name.startswith("__") and fn.name != "__call__":
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name} is not a computation entry point"])
+    if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
+        return Decision(Verdict.LEAVE_EAGER, ["TF206"],
+                        assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
+    return None
+
+
+def _entry_point(case: Case) -> Decision | None:
+    """Decorating pays only for a function called many times from eager code, with tensors."""
+    project, linked = case.project, case.linked
+    eager_sites = [(c, s) for c, s in linked.callers if c is None or c.id not in project.graph_roots]
+    if not eager_sites:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "no call site in the checked code: whether a graph pays depends on how it is called; " + MEASURE])
+    if not linked.repeated:
+        return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
+            "called once (no call site in a loop): tracing would cost more than it saves; " + MEASURE])
+    unknown: list[str] = []
+    fresh: list[str] = []
+    for caller, site in eager_sites:
+        for key, pname, kind in project.bind(site, linked.fn):
+            kind = project.arg_kind(caller, site, key, kind)
+            declared = linked.params.get(pname)
+            if kind == "unknown" and declared is not None and declared.strength == 3:
+                kind = declared.kind  # annotated: trust the annotation
+            if key in site.varying and kind == "unknown":
+                unknown.append(pname)
+            elif site.in_loop and key in site.fresh:
+                fresh.append(pname)
+    if fresh:
+        return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
+            f"{', '.join(dict.fromkeys(fresh))} get a new Python object on every call: each would retrace"])
+    if unknown:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"cannot tell what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
+            f"Python values once per value): " + MEASURE])
+    known_tensor = [n for n, p in linked.params.items() if p.kind == "tensor" and not p.guessed]
+    if not known_tensor and not case.fn.model_calls:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=["takes no argument known to be a tensor"])
+    return None
+
+
+def _payoff(case: Case) -> Decision | None:
+    if _small(case):
+        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=[
+            f"only {case.tensor_ops} tensor op(s), no loop: graph mode gains little here (static estimate; {MEASURE})"])
+    return None
+
+
+def _eager_hazards(case: Case) -> Decision | None:
+    found = serious(case.hazards)
+    varying = _varying_python(case)
+    if not found and not varying:
+        return None
+    reasons = found + (["TF101"] if varying else [])
+    assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
+    return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
+
+
+def _decorate(case: Case) -> Decision:
+    return Decision(Verdict.DECORATE, ["TF501"])
+
+
+# -- decorated functions -------------------------------------------------------------------------
+def _decorated_hazards(case: Case) -> Decision | None:
+    found = serious(case.hazards)
+    return Decision(Verdict.FIX_FIRST, found) if found else None
+
+
+def _needs_graph(case: Case) -> Decision | None:
+    if not case.linked.needs_graph:
+        return None
+    return Decision(Verdict.KEEP, assumptions=list(dict.fromkeys(case.linked.needs_graph)))
+
+
+def _decorated_builder(case: Case) -> Decision | None:
+    """A tf.function that only builds layers, models or datasets: it makes new ones per trace."""
+    if case.facts.role == "builder" and case.tensor_ops == 0:
+        return Decision(Verdict.UNDECORATE, ["TF504"])
+    return None
+
+
+def _retraces(case: Case) -> Decision | None:
+    varying = _varying_python(case)
+    if not varying:
+        return None
+    return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
+                    assumptions=[f"{', '.join(varying)} change from call to call: one trace per value"])
+
+
+def _pure_python(case: Case) -> Decision | None:
+    if case.facts.tensor_computation:
+        return None
+    if case.linked.opaque:
+        return Decision(Verdict.KEEP, assumptions=[
+            f"no TensorFlow op found, but {case.linked.opaque} call(s) could not be followed "
+            f"(methods of objects of unknown class, calls through attributes): " + MEASURE])
+    return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op in it or its callees: only Python"])
+
+
+def _keep(case: Case) -> Decision:
+    reasons, notes = [], []
+    if _covered(case.project, case.linked, frozenset()):
+        reasons.append("TF505")
+        notes.append("only called from other graph code, which converts it anyway: the decorator is redundant, "
+                     "and harmless")
+    if _small(case):
+        notes.append(f"only {case.tensor_ops} tensor op(s): graph mode may gain little; {MEASURE}")
+    return Decision(Verdict.KEEP, reasons, assumptions=notes)
 
 
 def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> bool:
@@ -113,91 +315,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, _ in callers)
 
 
-def _serious(hazards: list[Hazard]) -> list[str]:
-    """Hazards that make code behave differently or fail under tf.function (not mere slowness)."""
-    return [h.rule for h in hazards if h.severity is Severity.ERROR
-            or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES)]
-
-
-def _small(fn, tensor_ops: int, min_tensor_ops: int) -> bool:  # type: ignore[no-untyped-def]
-    return tensor_ops < min_tensor_ops and not fn.loops and not fn.model_calls
-
-
-def _too_small(tensor_ops: int) -> list[str]:
-    return [f"only {tensor_ops} tensor op(s), no loop: graph mode gains little here "
-            f"(static estimate; measure with `tfadvisor run`)"]
-
-
-def _decorated(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
-               tensor_ops: int, min_tensor_ops: int) -> Decision:
-    serious = _serious(hazards)
-    if facts.role == "builder":
-        return Decision(Verdict.UNDECORATE, ["TF504", *serious])
-    if linked.recursive:
-        return Decision(Verdict.FIX_FIRST, ["TF404", *serious])
-    if serious:
-        return Decision(Verdict.FIX_FIRST, serious)
-    if not facts.tensor_computation:
-        return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op found in it or its callees"])
-    varying = [n for n, p in linked.params.items() if p.varying and p.kind != "tensor"]
-    if varying:
-        return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
-                        assumptions=[f"{', '.join(varying)} change from call to call: one trace per value"])
-    if _covered(project, linked, frozenset()):
-        return Decision(Verdict.UNDECORATE, ["TF505"])
-    if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
-        return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["takes only Python values"])
-    if _small(linked.fn, tensor_ops, min_tensor_ops):
-        return Decision(Verdict.UNDECORATE, ["TF602"], confidence="speculative", assumptions=_too_small(tensor_ops))
-    return Decision(Verdict.KEEP)
-
-
-def _is_test(fn) -> bool:  # type: ignore[no-untyped-def]
-    base = fn.path.replace("\\", "/").rsplit("/", 1)[-1]
-    return fn.name.startswith(("test", "setUp", "tearDown")) or base.endswith("_test.py") or base.startswith("test_")
-
-
-def _eager(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard], tensor_ops: int,
-           min_tensor_ops: int) -> Decision:
-    fn = linked.fn
-    if facts.role == "builder":
-        return Decision(Verdict.LEAVE_EAGER, ["TF504"])
-    if facts.role == "io":
-        return Decision(Verdict.LEAVE_EAGER, [h for h in _serious(hazards) if h in _IO_CODES],
-                        assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
-    if not facts.tensor_computation:
-        reason = "does I/O, no tensor work" if facts.role == "io" else "no tensor work"
-        return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=[reason])
-    if fn.is_generator:
-        return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
-    cls = project.class_of(fn)
-    if fn.name == "call" and cls is not None and cls.keras:
-        return Decision(Verdict.LEAVE_EAGER, ["TF406"],
-                        assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
-    if linked.recursive:
-        return Decision(Verdict.LEAVE_EAGER, ["TF404"])
-    if _covered(project, linked, frozenset()):
-        return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=["every caller is already graph code"])
-    if fn.name.startswith("__") and fn.name not in ("__call__",):
-        return Decision(Verdict.LEAVE_EAGER, [], assumptions=[f"{fn.name} is not a computation entry point"])
-    if _is_test(fn):
-        return Decision(Verdict.LEAVE_EAGER, [], assumptions=["a test: it drives the code under test"])
-    if not facts.tensor_params and not fn.model_calls:
-        # Without a tensor argument there is nothing for a graph to take in: library plumbing,
-        # visitors, hooks. Judging it fix-first would report every hazard of its callees.
-        return Decision(Verdict.LEAVE_EAGER, [], assumptions=["takes no tensor argument"])
-    if not facts.tensor_params and not facts.unknown_params and facts.primitive_params:
-        return Decision(Verdict.LEAVE_EAGER, ["TF503"], assumptions=["takes only Python values: each new value would retrace"])
-    if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
-        return Decision(Verdict.LEAVE_EAGER, ["TF206"],
-                        assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
-    serious = _serious(hazards)
-    varying = [n for n, p in linked.params.items() if p.varying and p.kind != "tensor"]
-    if serious or varying:
-        reasons = serious + (["TF101"] if varying else [])
-        assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
-        return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
-    if _small(fn, tensor_ops, min_tensor_ops):
-        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=_too_small(tensor_ops))
-    return Decision(Verdict.DECORATE, ["TF501"])
-
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _test, _already_graph, _role, _entry_point, _payoff, _eager_hazards,
+                                 _decorate)
+DECORATED_STEPS: tuple[Step, ...] = (_tf1, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
+                                     _pure_python, _keep)

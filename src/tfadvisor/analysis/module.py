@@ -8,10 +8,11 @@ needs other files (callees' side effects, parameter kinds from call sites) is le
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterable
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import references, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
@@ -20,7 +21,7 @@ from tfadvisor.analysis.summary import (CallSite, ClassSummary, FunctionSummary,
 
 _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
                   "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
-_BUILTINS = frozenset(dir(__builtins__) if isinstance(__builtins__, dict) else dir(__import__("builtins")))
+_BUILTINS = frozenset(dir(builtins))
 _SUPPRESS = re.compile(r"#\s*tfadvisor:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
 _GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance"})
 
@@ -61,6 +62,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
     summary.wrapped = _wrapped(module_ctx)
+    summary.function_wrappers = references.function_wrappers(tree, module_ctx)
+    _add_references(summary, references.scan(module_ctx), None)
     for rule in rules:
         hook = getattr(rule, "check_module", None)
         if hook is not None:
@@ -70,11 +73,21 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()))
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()))
         _fill_facts(fn, ctx)
+        refs = references.scan(ctx)
+        fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
+        _add_references(summary, refs, fn.qualname)
         summary.wrapped.extend(_wrapped(ctx))
         for rule in local_rules:
             fn.hits.extend(rule.check(ctx))  # type: ignore[attr-defined]
         summary.functions.append(fn)
     return summary
+
+
+def _add_references(summary: ModuleSummary, refs: references.ScopeReferences, qualname: str | None) -> None:
+    summary.handed.extend((name, kind, qualname, line) for name, kind, line in refs.handed)
+    summary.exports.extend((name, qualname, line) for name, line in refs.exports)
+    if refs.tf1 is not None and (summary.tf1 is None or refs.tf1 < summary.tf1):
+        summary.tf1 = refs.tf1
 
 
 def _class_of(scope: Scope) -> str | None:
@@ -148,12 +161,19 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
     is_method = scope.cls is not None and "staticmethod" not in decorator_names and bool(
         node.args.posonlyargs or node.args.args)
     decorated, options, dec_line = _decorator_info(node, imports)
+    decorators = []
+    for dec in node.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        name = imports.resolve(target)
+        if name:
+            kwargs = {k.arg: ast.unparse(k.value) for k in dec.keywords if k.arg} if isinstance(dec, ast.Call) else {}
+            decorators.append((name, kwargs))
     return FunctionSummary(
         id=f"{path}::{scope.qualname}", path=path, module=module, qualname=scope.qualname,
         name=node.name, line=node.lineno, end_line=node.end_lineno or node.lineno,
         col=node.col_offset, class_qualname=_class_of(scope),
         params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,
-        decorator_options=options, decorator_line=dec_line,
+        decorator_options=options, decorator_line=dec_line, decorators=decorators,
         is_generator=bool(scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)),
         returns_value=any(r.value is not None for r in scope.nodes(ast.Return)),  # type: ignore[attr-defined]
     )
@@ -351,12 +371,12 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             if isinstance(arg, ast.Starred):
                 break
             site.args.append(_arg_kind(ctx, arg))
-            _note_arg(site, str(index), arg, params, varying_names, ctx.sources)
+            _note_arg(site, str(index), arg, params, varying_names, ctx.sources, ctx)
         for kw in call.keywords:  # type: ignore[attr-defined]
             if kw.arg is None:
                 continue
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
-            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx.sources)
+            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx.sources, ctx)
         out.append(site)
     return out
 
@@ -376,7 +396,9 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
 
 
 def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
-              sources: dict[str, str]) -> None:
+              sources: dict[str, str], ctx: ScopeContext) -> None:
+    if isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg):
+        site.fresh.append(key)  # a new object per call: tf.function keys on its identity
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
     elif isinstance(arg, ast.Name) and arg.id in sources:
@@ -386,22 +408,29 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
 
 
 def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
-    """Call id -> names that change from one iteration to the next of the loops around it."""
+    """Call id -> names that change from one iteration to the next of the loops around it: loop
+    targets, and every name the body assigns. Comprehensions are loops too."""
     out: dict[int, set[str]] = {}
     loops = ctx.scope.nodes(ast.For, ast.AsyncFor, ast.While)
-    if not loops:
-        return out
+    comprehensions = ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
     for loop in loops:
         varying: set[str] = set()
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
-        for n in body_nodes:
-            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-                varying.add(n.target.id)
+        varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         for n in body_nodes:
             if isinstance(n, ast.Call):
                 out.setdefault(id(n), set()).update(varying)
+    for comp in comprehensions:
+        varying = {n.id for g in comp.generators for n in ast.walk(g.target)  # type: ignore[attr-defined]
+                   if isinstance(n, ast.Name)}
+        parts = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]  # type: ignore[attr-defined]
+        parts += [cond for g in comp.generators for cond in g.ifs]  # type: ignore[attr-defined]
+        for part in parts:
+            for n in ctx.walk(part):
+                if isinstance(n, ast.Call):
+                    out.setdefault(id(n), set()).update(varying)
     return out
 
 

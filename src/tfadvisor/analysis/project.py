@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import graph_context, tfapi
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
 
 
@@ -41,15 +41,23 @@ class Linked:
     recursive: bool = False
     wrapped: bool = False  # made a tf.function by ``tf.function(f)`` somewhere
     wrap_options: dict[str, str] = field(default_factory=dict)
+    custom_decorated: str | None = None  # the project's (or a configured) tf.function wrapper
+    graph_reason: str | None = None  # why it runs as a graph without a decorator of its own
+    needs_graph: list[str] = field(default_factory=list)  # why it must stay a tf.function
+    eager_reason: str | None = None  # why it runs eagerly even inside a graph (tf.py_function)
+    framework: str | None = None  # "keras" / "framework": a method such a framework calls for you
+    repeated: bool = False  # a call site runs it many times (in a loop, or from such a function)
+    opaque: int = 0  # calls whose target the analysis could not see (itself and its callees)
 
     @property
     def decorated(self) -> bool:
-        return self.fn.decorated or self.wrapped
+        return self.fn.decorated or self.wrapped or self.custom_decorated is not None
 
 
 class Project:
-    def __init__(self, modules: Iterable[ModuleSummary]) -> None:
+    def __init__(self, modules: Iterable[ModuleSummary], function_decorators: Iterable[str] = ()) -> None:
         self.modules = list(modules)
+        self._function_decorators = frozenset(function_decorators)
         self.functions: dict[str, Linked] = {}
         self._by_module: dict[str, dict[str, FunctionSummary]] = defaultdict(dict)
         self._classes: dict[str, dict[str, ClassSummary]] = defaultdict(dict)
@@ -63,6 +71,8 @@ class Project:
             for cls in mod.classes:
                 self._classes[mod.module][cls.qualname] = cls
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
+        # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
+        self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
         self._link()
 
     # -- resolution ---------------------------------------------------------------------------
@@ -167,9 +177,137 @@ class Project:
                 if target is not None:
                     linked = self.functions[target.id]
                     linked.wrapped, linked.wrap_options = True, options
+        self._mark_custom_decorators()
+        self._mark_handed_and_exported()
+        self._mark_framework_methods()
         self._infer_params()
         self._find_recursion()
-        self.graph_roots = self.graph_code(fid for fid, linked in self.functions.items() if linked.decorated)
+        self.graph_roots = self._graph_context()
+        self._mark_repeated()
+        self._mark_opaque()
+
+    # -- graph context (analysis/graph_context.py says what each API does) -----------------------
+    def _mark_custom_decorators(self) -> None:
+        """Decorators that are tf.function under another name: wrappers the project defines, and
+        the ``function-decorators`` of the configuration."""
+        wrappers = set(self._function_decorators)
+        for mod in self.modules:
+            wrappers.update(f"{mod.module}.{name}" for name in mod.function_wrappers)
+        if not wrappers:
+            return
+        for mod in self.modules:
+            for fn in mod.functions:
+                for name, _options in fn.decorators:
+                    full = self._wrapper_name(mod, name)
+                    if full in wrappers or name in wrappers:
+                        self.functions[fn.id].custom_decorated = full
+                        break
+
+    def _wrapper_name(self, mod: ModuleSummary, name: str) -> str:
+        if "." not in name:
+            return f"{mod.module}.{name}"
+        found = self._split_module(name)
+        return f"{found[0]}.{found[1]}" if found else name
+
+    def _mark_handed_and_exported(self) -> None:
+        for mod in self.modules:
+            local = self._by_module.get(mod.module, {})
+            for name, kind, where, line in mod.handed:
+                target = self.resolve(local.get(where) if where else None, mod.module, name)
+                if target is None:
+                    continue
+                linked = self.functions[target.id]
+                place = f"line {line}" + (f" of {mod.path}" if mod.path != target.path else "")
+                if kind == "graph" and linked.graph_reason is None:
+                    linked.graph_reason = f"handed to an API that traces it ({place})"
+                elif kind == "eager":
+                    linked.eager_reason = f"run by tf.py_function/numpy_function ({place}): eager by construction"
+                elif kind == "needs-graph":
+                    linked.needs_graph.append(f"handed to ClusterCoordinator.schedule ({place}), which takes only tf.functions")
+            for name, where, line in mod.exports:
+                target = self.resolve(local.get(where) if where else None, mod.module, name)
+                if target is not None:
+                    self.functions[target.id].needs_graph.append(
+                        f"its graph is exported (get_concrete_function or signatures=, line {line})")
+        for linked in self.functions.values():
+            options = {**linked.fn.decorator_options, **linked.wrap_options}
+            chosen = graph_context.needs_graph_options(options)
+            if chosen and linked.decorated:
+                linked.needs_graph.append(f"its decorator sets {', '.join(chosen)}")
+            if linked.fn.distributed and linked.decorated:
+                linked.needs_graph.append("a distributed step (strategy.run/reduce): it must run as a graph")
+
+    def _mark_framework_methods(self) -> None:
+        for linked in self.functions.values():
+            fn = linked.fn
+            if fn.class_qualname is None or fn.name not in graph_context.FRAMEWORK_METHODS:
+                continue
+            bases = self.class_bases(fn.module, fn.class_qualname)
+            if graph_context.is_keras_class(bases):
+                linked.framework = "keras"
+            elif graph_context.is_framework_class(bases):
+                linked.framework = "framework"
+
+    def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
+        """Canonical names of a class's bases, through the project's own classes (8 levels)."""
+        cls = self._classes.get(module, {}).get(class_qualname)
+        if cls is None or _depth > 8:
+            return []
+        out: list[str] = []
+        for base in cls.bases:
+            out.append(base)
+            found = self._class(module, base)
+            if found is not None:
+                out.extend(self.class_bases(found[0], found[1], _depth + 1))
+        return out
+
+    def _graph_context(self) -> dict[str, str]:
+        """Function id -> the root of the graph it runs in: tf.functions, functions handed to
+        tracing APIs, Keras's graph methods, and what they call or define."""
+        roots = [fid for fid, l in self.functions.items()
+                 if l.decorated or (l.graph_reason is not None and l.eager_reason is None)
+                 or (l.framework == "keras" and l.fn.name in graph_context.KERAS_GRAPH_METHODS)]
+        graph = self.graph_code(roots)
+        by_qualname = {(l.fn.module, l.fn.qualname): fid for fid, l in self.functions.items()}
+        for _ in range(4):  # functions defined inside graph code are graph code too
+            nested = [fid for fid, l in self.functions.items() if fid not in graph and "<locals>" in l.fn.qualname
+                      and by_qualname.get((l.fn.module, l.fn.qualname.rsplit(".<locals>.", 1)[0])) in graph]
+            if not nested:
+                break
+            for fid in nested:
+                outer = self.functions[by_qualname[(self.functions[fid].fn.module,
+                                                    self.functions[fid].fn.qualname.rsplit(".<locals>.", 1)[0])]]
+                self.functions[fid].graph_reason = self.functions[fid].graph_reason or \
+                    f"defined inside graph code ({outer.fn.qualname})"
+            graph.update(self.graph_code(nested))
+        for fid, root in graph.items():
+            linked = self.functions[fid]
+            if linked.decorated or linked.graph_reason is not None:
+                continue
+            origin = self.functions[root]
+            if origin.framework == "keras" and not origin.decorated and root == fid:
+                linked.graph_reason = f"Keras runs {origin.fn.name}() inside its own tf.function (fit, evaluate, predict)"
+            else:
+                linked.graph_reason = f"called from graph code ({origin.fn.qualname})"
+        return graph
+
+    def _mark_repeated(self) -> None:
+        """Whether some call site runs a function many times: in a loop, or from such a function."""
+        for fid in self.callers_first():
+            linked = self.functions[fid]
+            linked.repeated = any(site.in_loop or (caller is not None and caller.id != fid
+                                                   and self.functions[caller.id].repeated)
+                                  for caller, site in linked.callers)
+
+    def _mark_opaque(self) -> None:
+        """Calls the analysis could not follow, folded over callees: "no TensorFlow op found" is
+        only certain when this is zero."""
+        def own(linked: Linked) -> int:
+            resolved = {id(site) for site, _ in linked.callees}
+            unresolved = sum(1 for site in linked.fn.calls if id(site) not in resolved)
+            return linked.fn.dynamic_calls + unresolved
+        for fid, count in self.fold(own, lambda a, b: min(a + b, 10_000)).items():
+            self.functions[fid].opaque = count
 
     def _wrapped_method(self, mod: ModuleSummary, name: str) -> FunctionSummary | None:
         # ``self.step = tf.function(self._step)`` in __init__: the method of the same class.
@@ -188,31 +326,12 @@ class Project:
             changed = False
             for linked in self.functions.values():
                 callee = linked.fn
-                positional = [p for p in callee.params if not p.variadic]
                 for caller, site in linked.callers:
-                    caller_params = self.functions[caller.id].params if caller else {}
-                    offset = 1 if (callee.is_method and not site.callee.startswith(("self.", "cls."))
-                                   and "." in site.callee and self._called_on_class(site, callee)) else 0
-                    keyed: list[tuple[str, str, Kind]] = []
-                    for index, kind in enumerate(site.args):
-                        if index - offset < 0 or index - offset >= len(positional):
-                            continue
-                        keyed.append((str(index), positional[index - offset].name, kind))
-                    for key, kind in site.kwargs.items():
-                        if callee.param(key) is not None:
-                            keyed.append((key, key, kind))
-                    for key, pname, kind in keyed:
+                    for key, pname, kind in self.bind(site, callee):
                         facts = linked.params.get(pname)
                         if facts is None:
                             continue
-                        forwarded = site.forwarded.get(key)
-                        source = site.sources.get(key)
-                        if kind == "unknown" and source is not None:
-                            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source)
-                            if producer is not None and producer.returns_tensor:
-                                kind = "tensor"
-                        if kind == "unknown" and forwarded and forwarded in caller_params:
-                            kind = caller_params[forwarded].kind if not caller_params[forwarded].guessed else "unknown"
+                        kind = self.arg_kind(caller, site, key, kind)
                         if key in site.varying and kind == "primitive" and not facts.varying:
                             facts.varying, changed = True, True
                         if kind not in ("tensor", "primitive") or facts.strength > 2:
@@ -232,6 +351,37 @@ class Project:
                     facts.kind, facts.guessed, facts.evidence = "tensor", True, "guessed from its name"
                 elif name in tfapi.PRIMITIVE_NAME_HINTS:
                     facts.kind, facts.guessed, facts.evidence = "primitive", True, "guessed from its name"
+
+    def arg_kind(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> Kind:
+        """An argument's kind, completed with what the project knows: a parameter passed through
+        (its kind in the caller), a value returned by one of the project's functions."""
+        if kind != "unknown":
+            return kind
+        source = site.sources.get(key)
+        if source is not None:
+            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source)
+            if producer is not None and producer.returns_tensor:
+                return "tensor"
+        forwarded = site.forwarded.get(key)
+        caller_params = self.functions[caller.id].params if caller else {}
+        if forwarded and forwarded in caller_params and not caller_params[forwarded].guessed:
+            return caller_params[forwarded].kind
+        return kind
+
+    def bind(self, site: CallSite, callee: FunctionSummary) -> list[tuple[str, str, Kind]]:
+        """(argument key at the call site, the callee's parameter it binds, the argument's kind)."""
+        positional = [p for p in callee.params if not p.variadic]
+        offset = 1 if (callee.is_method and not site.callee.startswith(("self.", "cls."))
+                       and "." in site.callee and self._called_on_class(site, callee)) else 0
+        keyed: list[tuple[str, str, Kind]] = []
+        for index, kind in enumerate(site.args):
+            if index - offset < 0 or index - offset >= len(positional):
+                continue
+            keyed.append((str(index), positional[index - offset].name, kind))
+        for key, kind in site.kwargs.items():
+            if callee.param(key) is not None:
+                keyed.append((key, key, kind))
+        return keyed
 
     def _module_of(self, site: CallSite) -> str:
         return self._site_modules.get(id(site), "")
@@ -291,6 +441,15 @@ class Project:
                     low[parent] = min(low[parent], low[node])
 
     # -- queries ------------------------------------------------------------------------------
+    def recursive_components(self) -> dict[str, list[str]]:
+        """For every recursive function, the members of its cycle."""
+        out: dict[str, list[str]] = {}
+        for component in self._components:
+            if any(self.functions[f].recursive for f in component):
+                for fid in component:
+                    out[fid] = component
+        return out
+
     def callers_first(self) -> list[str]:
         """Every function id, callers before callees (reverse topological order of the SCCs)."""
         return [fid for component in reversed(self._components) for fid in component]

@@ -58,6 +58,7 @@ class CallSite:
     forwarded: dict[str, str] = field(default_factory=dict)  # callee arg key -> caller param
     in_loop: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
+    fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
     # Arguments that are results of other calls (``x = make_batch(); f(x)``): arg key -> callee,
     # so the project pass can use what the callee returns.
     sources: dict[str, str] = field(default_factory=dict)
@@ -96,6 +97,11 @@ class FunctionSummary:
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    # Every decorator that names something (canonical name, keyword options as source text): the
+    # project pass decides which are tf.function wrappers (the project's own, or configured).
+    decorators: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    dynamic_calls: int = 0  # calls of things no name says (``self.layers[0](x)``, ``f()(x)``)
+    distributed: int = 0  # ``strategy.run``, ``strategy.reduce``, ...: a distributed step
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -121,3 +127,13 @@ class ModuleSummary:
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
     cell_map: list[tuple[int, int]] = field(default_factory=list)
     lines: int = 0
+    # Functions handed to an API (``ds.map(f)``, ``tf.while_loop(c, b, ...)``, ``tf.py_function(f)``,
+    # ``coordinator.schedule(f)``): (name as written there, "graph" | "eager" | "needs-graph",
+    # qualname of the function it is written in or None for module level, line).
+    handed: list[tuple[str, str, str | None, int]] = field(default_factory=list)
+    # Functions whose graph is exported (``f.get_concrete_function()``, ``signatures=f``).
+    exports: list[tuple[str, str | None, int]] = field(default_factory=list)
+    # Names this module binds to a tf.function wrapper (``def function(f): return tf.function(f)``,
+    # ``function = functools.partial(tf.function, autograph=False)``).
+    function_wrappers: list[str] = field(default_factory=list)
+    tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)

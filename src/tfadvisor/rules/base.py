@@ -48,6 +48,9 @@ class Rule:
     fix: ClassVar[FixSafety] = "none"
     fix_description: ClassVar[str] = ""
     scope: ClassVar[Scope] = "graph"
+    # Whether a hit in a callee is a hazard of its callers too (a print is; recursion is not: a
+    # recursive helper over Python structures runs fine at trace time inside its caller's graph).
+    transitive: ClassVar[bool] = True
     detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in rules.md
 
     # per-file hook; rules without one set it to None

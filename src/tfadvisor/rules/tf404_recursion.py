@@ -60,10 +60,13 @@ def factorial(n):
 """,
     )
     scope = "project"
+    transitive = False  # a recursive helper over Python structures runs fine inside a caller's graph
 
     def check_project(self, project: Project) -> Iterator[tuple[str, Hit]]:
+        # Only cycles with a tf.function in them: that function is traced again at every level.
+        cycles = project.recursive_components()
         for fid, linked in project.functions.items():
-            if linked.recursive:
+            if linked.recursive and any(project.functions[m].decorated for m in cycles.get(fid, ())):
                 fn = linked.fn
                 yield fid, Hit(self.code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name),
                                f"{fn.qualname} is recursive (directly or through its callees): "

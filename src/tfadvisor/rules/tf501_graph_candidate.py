@@ -12,13 +12,17 @@ class GraphCandidate(Rule):
     name = "graph-candidate"
     severity = Severity.INFO
     scope = "advice"
-    summary = "eager function doing tensor work on tensor arguments, with no hazards: decorate it with @tf.function"
+    summary = ("eager function called many times with tensors, doing enough tensor work, with no hazards: "
+               "decorate it with @tf.function")
     why = """\
 Graph mode pays off when a function runs many small ops many times: the Python overhead of
 dispatching each op disappears (a measured example: 100 small ops ran 9.7x faster). A train step,
 a loss or a predict function that does tensor work on tensor arguments, with no Python side
 effects or AutoGraph traps in it or its callees, is the seed's "decorate the functions that
-compute". Measure with `tfadvisor run` to confirm the gain on your workload.
+compute". `check` advises it only with evidence in the checked code: call sites in eager code,
+in a loop, that pass tensors (or the same objects) every time, so that one trace serves every
+call. A function with no call site there (library code) or called once stays `leave-eager`.
+Measure with `tfadvisor run` to confirm the gain on your workload.
 """
     bad = (
         """\
@@ -29,6 +33,10 @@ def train_step(x, w):  # TF501
     for _ in range(4):
         h = tf.nn.relu(tf.matmul(h, w))
     return tf.reduce_mean(tf.square(h))
+
+w = tf.Variable(tf.random.normal([8, 8]))
+for batch in tf.data.Dataset.from_tensor_slices(tf.random.normal([100, 4, 8])):
+    train_step(batch, w)
 """,
         """\
 import tensorflow as tf
@@ -39,6 +47,9 @@ def normalise(images: tf.Tensor):  # TF501
     scaled = (images - mean) / (std + 1e-6)
     clipped = tf.clip_by_value(scaled, -3.0, 3.0)
     return tf.image.per_image_standardization(tf.image.flip_left_right(clipped))
+
+def normalise_all(batches):
+    return [normalise(batch) for batch in batches]
 """,
     )
     good = (

@@ -15,9 +15,11 @@ class CoveredByCaller(Rule):
     summary = "a tf.function only ever called from other graph code: its caller already converts it"
     why = """\
 AutoGraph converts everything a tf.function calls: a helper called only from graph code already
-runs as part of its caller's graph. Its own `@tf.function` adds nothing but a nested function
-call in the graph, its own trace cache and its own retracing rules (a new Python argument value
-retraces the inner function too). Remove the inner decorator; keep the one on the entry point.
+runs as part of its caller's graph. Its own `@tf.function` adds little but a nested function
+call in the graph (which TensorFlow inlines), its own trace cache and its own retracing rules (a
+new Python argument value retraces the inner function too). It is harmless, so tfadvisor keeps it
+(`keep`, with this note at info level) and never advises decorating such a helper: the entry
+point's decorator is the one that matters.
 """
     bad = (
         """\

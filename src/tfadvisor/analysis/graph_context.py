@@ -1,0 +1,163 @@
+"""Where code runs as a graph without its own decorator, and where a tf.function must stay one.
+
+Whether a function is graph code is not only a matter of its own ``@tf.function``. This module is
+the one place that says which APIs trace the functions handed to them, which run them eagerly,
+which need a tf.function, and which framework methods a framework calls for you. Everything here
+is data plus pure functions of canonical names (``analysis.imports``), so the per-file pass can
+ask and the docs can list it (docs/decisions/0010-precision-on-real-code.md is checked against
+these sets by a test).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Handed = Literal["graph", "eager", "needs-graph"]
+
+# Functions whose callable arguments TensorFlow traces into a graph (AutoGraph converts them).
+TRACING_FUNCTIONS = frozenset({
+    "tensorflow.while_loop", "tensorflow.cond", "tensorflow.case", "tensorflow.switch_case",
+    "tensorflow.map_fn", "tensorflow.scan", "tensorflow.foldl", "tensorflow.foldr",
+    "tensorflow.vectorized_map", "tensorflow.autograph.to_graph", "tensorflow.xla.experimental.compile",
+    "tensorflow.compat.v1.while_loop", "tensorflow.compat.v1.cond", "tensorflow.compat.v1.map_fn",
+    "keras.layers.Lambda",
+})
+# Methods that trace the function handed to them, by method name: tf.data transformations (the
+# receiver is a Dataset in TensorFlow code; the names are not Python list or dict methods).
+TRACING_DATASET_METHODS = frozenset({
+    "map", "filter", "flat_map", "interleave", "reduce", "scan", "group_by_window", "group_by_reducer",
+    "parallel_interleave", "map_and_batch",
+})
+# Methods of a distribution strategy (or replica context) that trace the function handed to them.
+TRACING_STRATEGY_METHODS = frozenset({"run", "experimental_run_v2", "experimental_run", "merge_call",
+                                      "call_for_each_replica"})
+# Methods of a tf.CriticalSection that trace the function handed to them.
+TRACING_CRITICAL_SECTION_METHODS = frozenset({"execute"})
+
+# Functions that run the function handed to them eagerly, even inside a graph.
+EAGER_FUNCTIONS = frozenset({
+    "tensorflow.py_function", "tensorflow.numpy_function", "tensorflow.compat.v1.py_func",
+    "tensorflow.py_func", "tensorflow.compat.v1.numpy_function",
+})
+
+# Methods that accept only a tf.function: ClusterCoordinator.schedule rejects anything else.
+NEEDS_GRAPH_METHODS = frozenset({"schedule"})
+# Calls in a body that only work, or only work well, inside a tf.function: a distributed step.
+DISTRIBUTED_METHODS = frozenset({
+    "run", "experimental_run_v2", "experimental_run", "reduce", "gather", "all_reduce", "all_gather",
+    "merge_call", "experimental_distribute_dataset", "distribute_datasets_from_function",
+    "experimental_distribute_datasets_from_function", "experimental_distribute_values_from_function",
+    "experimental_local_results",
+})
+# Decorator options that say the author wants a graph with those properties (never "undecorate").
+NEEDS_GRAPH_OPTIONS = frozenset({
+    "input_signature", "jit_compile", "experimental_compile", "experimental_implements",
+    "reduce_retracing", "experimental_relax_shapes", "experimental_follow_type_hints", "autograph",
+    "experimental_autograph_options",
+})
+# Calls that export a function's graph (SavedModel or TFLite signatures).
+EXPORTING_FUNCTIONS = frozenset({
+    "tensorflow.saved_model.save", "tensorflow.keras.models.save_model", "keras.models.save_model",
+    "tensorflow.lite.TFLiteConverter.from_concrete_functions",
+    "tensorflow.compat.v1.saved_model.save",
+})
+EXPORTING_METHODS = frozenset({"get_concrete_function", "experimental_get_tracing_count",
+                               "pretty_printed_concrete_signatures"})
+
+# Methods that Keras calls inside its own tf.function (``fit``/``evaluate``/``predict``): graph code
+# when the class subclasses a Keras Layer, Model or Metric.
+KERAS_GRAPH_METHODS = frozenset({
+    "call", "train_step", "test_step", "predict_step", "compute_loss", "compute_metrics",
+    "update_state", "result",
+})
+# Methods a framework calls for you (Keras, optimizers, Sonnet-style modules): never "decorate"
+# them yourself; whether they run as a graph is the framework's business.
+FRAMEWORK_METHODS = KERAS_GRAPH_METHODS | frozenset({
+    "build", "get_config", "from_config", "compute_output_shape", "compute_output_spec",
+    "compute_mask", "get_initial_state", "reset_state", "reset_states", "add_metric",
+    "update_step", "_update_step", "apply_gradients", "minimize", "_resource_apply_dense",
+    "_resource_apply_sparse", "_resource_apply_sparse_duplicate_indices", "_create_slots",
+    "_prepare_local", "_apply_dense", "_apply_sparse", "_distributed_apply", "_finish",
+    "get_slot_names", "__call__", "on_epoch_end", "on_epoch_begin", "on_train_batch_end",
+    "on_train_batch_begin", "on_batch_end", "on_train_begin", "on_train_end", "on_test_batch_end",
+    "build_from_config", "get_build_config", "quantize", "dequantize", "compute_mask",
+})
+# Base classes (canonical names, by prefix) that make a class a framework class.
+FRAMEWORK_BASES = ("keras.", "tensorflow.keras.", "tensorflow.Module", "tensorflow.python.",
+                   "sonnet.", "tf_keras.", "tensorflow.compat.v1.keras.", "tensorflow.estimator.",
+                   "tensorflow.train.", "tensorflow.optimizers.", "tensorflow.experimental.")
+
+# TF1 APIs: a module that uses them is graph-mode TensorFlow 1 code, out of scope.
+TF1_MARKERS = (
+    "tensorflow.compat.v1.Session", "tensorflow.Session", "tensorflow.compat.v1.placeholder",
+    "tensorflow.placeholder", "tensorflow.compat.v1.disable_eager_execution",
+    "tensorflow.compat.v1.disable_v2_behavior", "tensorflow.estimator.", "tensorflow.compat.v1.estimator.",
+    "tensorflow.compat.v1.train.Saver", "tensorflow.train.Saver", "tensorflow.compat.v1.InteractiveSession",
+    "tensorflow.InteractiveSession", "tensorflow.compat.v1.get_variable", "tensorflow.get_variable",
+    "tensorflow.compat.v1.variable_scope", "tensorflow.variable_scope",
+    "tensorflow.compat.v1.global_variables_initializer", "tensorflow.global_variables_initializer",
+    "tensorflow.contrib.",
+)
+
+
+def handed_kind(name: str | None, method: str | None, receiver: str) -> Handed | None:
+    """What happens to a function handed to this call: traced, run eagerly, or required a graph.
+
+    ``name`` is the call's canonical name when it resolves to one; ``method`` the attribute name
+    called on an object (``ds.map`` -> ``map``); ``receiver`` the source text of that object.
+    """
+    if name in TRACING_FUNCTIONS or (name or "").startswith("tensorflow.raw_ops.While"):
+        return "graph"
+    if name in EAGER_FUNCTIONS:
+        return "eager"
+    if method is None:
+        return None
+    low = receiver.lower()
+    if method in TRACING_DATASET_METHODS and not _python_receiver(low):
+        return "graph"
+    if method in TRACING_STRATEGY_METHODS and ("strategy" in low or "replica" in low or "distribute" in low):
+        return "graph"
+    if method in TRACING_CRITICAL_SECTION_METHODS and "critical" in low:
+        return "graph"
+    if method in NEEDS_GRAPH_METHODS and "coordinator" in low:
+        return "needs-graph"
+    return None
+
+
+def _python_receiver(receiver: str) -> bool:
+    """Receivers that are not tf.data datasets: pandas frames and series, executors, pools."""
+    return receiver.endswith(("df", "frame", "series", "pool", "executor")) or receiver in ("pd", "self")
+
+
+def is_distributed_call(method: str, receiver: str) -> bool:
+    """``strategy.run(...)``, ``strategy.reduce(...)``, ``ctx.all_reduce(...)``: a distributed step."""
+    low = receiver.lower()
+    return method in DISTRIBUTED_METHODS and ("strategy" in low or "replica" in low
+                                              or low.startswith("tensorflow.distribute"))
+
+
+def is_framework_class(bases: list[str]) -> bool:
+    return any(b.startswith(FRAMEWORK_BASES) for b in bases)
+
+
+def is_keras_class(bases: list[str]) -> bool:
+    return any(b.startswith(("keras.", "tf_keras.")) for b in bases)
+
+
+def tf1_marker(name: str | None) -> bool:
+    return bool(name) and name.startswith(TF1_MARKERS)  # type: ignore[union-attr]
+
+
+def needs_graph_options(options: dict[str, str]) -> list[str]:
+    """Decorator options that mean "this must stay a graph, with these properties".
+
+    ``options`` maps keyword to source text. ``autograph=False`` counts (a deliberate graph without
+    AutoGraph); ``None`` and ``False`` values of the others do not (they are the defaults).
+    """
+    out = []
+    for key, value in options.items():
+        if key not in NEEDS_GRAPH_OPTIONS:
+            continue
+        if (value == "False") if key == "autograph" else (value not in ("None", "False")):
+            out.append(key)
+    return out

@@ -1,0 +1,131 @@
+"""What one scope does with functions without calling them: hands them to tracers, exports them,
+wraps ``tf.function`` for others. Part of the per-file pass; ``analysis.graph_context`` says what
+each API does, the project pass resolves the names found here to the project's functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from tfadvisor.analysis import graph_context, tfapi
+from tfadvisor.analysis.context import ScopeContext
+
+_RECEIVER_METHODS = (graph_context.TRACING_DATASET_METHODS | graph_context.TRACING_STRATEGY_METHODS
+                     | graph_context.TRACING_CRITICAL_SECTION_METHODS | graph_context.NEEDS_GRAPH_METHODS
+                     | graph_context.DISTRIBUTED_METHODS)
+
+
+@dataclass
+class ScopeReferences:
+    handed: list[tuple[str, str, int]] = field(default_factory=list)  # (name, kind, line)
+    exports: list[tuple[str, int]] = field(default_factory=list)
+    distributed: int = 0
+    dynamic_calls: int = 0
+    tf1: tuple[int, int, str] | None = None
+
+
+def scan(ctx: ScopeContext) -> ScopeReferences:
+    """One pass over a scope's calls (and attribute reads, for TF1 markers)."""
+    out = ScopeReferences()
+    for call in ctx.scope.nodes(ast.Call):
+        assert isinstance(call, ast.Call)
+        name = ctx.call_name(call)
+        func = call.func
+        if name is None:
+            out.dynamic_calls += 1
+        method = func.attr if isinstance(func, ast.Attribute) else None
+        receiver = _receiver(ctx, func) if method in _RECEIVER_METHODS else ""
+        kind = graph_context.handed_kind(name, method, receiver)
+        if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
+            out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
+        if method is not None and graph_context.is_distributed_call(method, receiver):
+            out.distributed += 1
+        if method in graph_context.EXPORTING_METHODS:
+            ref = ctx.resolve(func.value)  # type: ignore[union-attr]
+            if ref:
+                out.exports.append((ref, call.lineno))
+        if name in graph_context.EXPORTING_FUNCTIONS:
+            for kw in call.keywords:
+                if kw.arg == "signatures":
+                    out.exports.extend((ref, call.lineno) for ref in _refs_in(ctx, kw.value))
+        if out.tf1 is None and graph_context.tf1_marker(name):
+            out.tf1 = (call.lineno, call.col_offset, name or "")
+    if out.tf1 is None:
+        for node in ctx.scope.nodes(ast.Attribute):
+            name = ctx.resolve(node)
+            if graph_context.tf1_marker(name):
+                out.tf1 = (node.lineno, node.col_offset, name or "")  # type: ignore[attr-defined]
+                break
+    return out
+
+
+def _receiver(ctx: ScopeContext, func: ast.expr) -> str:
+    if not isinstance(func, ast.Attribute):
+        return ""
+    return ctx.resolve(func.value) or ast.unparse(func.value)
+
+
+def function_refs(ctx: ScopeContext, call: ast.Call) -> list[str]:
+    """Names of functions an argument may hand over: ``f``, ``self.step``, ``partial(f, ...)``,
+    functions called in a ``lambda``, and those inside lists, tuples and dicts of them."""
+    out: list[str] = []
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        out.extend(_refs_in(ctx, arg))
+    return out
+
+
+def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
+    if isinstance(node, ast.Starred):
+        node = node.value
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = ctx.resolve(node)
+        return [name] if name and not name.startswith(("tensorflow.", "keras.", "numpy.")) else []
+    if depth > 2:
+        return []
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return [r for e in node.elts for r in _refs_in(ctx, e, depth + 1)]
+    if isinstance(node, ast.Dict):
+        return [r for v in node.values for r in _refs_in(ctx, v, depth + 1)]
+    if isinstance(node, ast.Lambda):
+        return [r for n in ast.walk(node.body) if isinstance(n, ast.Call)
+                for r in _refs_in(ctx, n.func, depth + 1)]
+    if isinstance(node, ast.Call):
+        name = ctx.call_name(node)
+        if name in ("functools.partial", "partial") and node.args:
+            return _refs_in(ctx, node.args[0], depth + 1)
+        if node.func is not None and isinstance(node.func, ast.Attribute) and node.func.attr == "get_concrete_function":
+            return _refs_in(ctx, node.func.value, depth + 1)
+    return []
+
+
+def function_wrappers(module: ast.Module, ctx: ScopeContext) -> list[str]:
+    """Module-level names that stand for ``tf.function``: ``def function(fn, **kw): return
+    tf.function(fn, ...)`` and ``function = functools.partial(tf.function, ...)`` or ``= tf.function``."""
+    out: list[str] = []
+    for stmt in module.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps_tf_function(stmt, ctx):
+            out.append(stmt.name)
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, ast.Call) and ctx.call_name(value) in ("functools.partial", "partial") and value.args:
+                value = value.args[0]
+            if isinstance(value, (ast.Name, ast.Attribute)) and tfapi.is_tf_function(ctx.resolve(value)):
+                out.append(stmt.targets[0].id)
+    return out
+
+
+def _wraps_tf_function(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: ScopeContext) -> bool:
+    """A function whose first parameter goes to ``tf.function`` (directly or in a nested decorator
+    factory): ``return tf.function(fn, autograph=False)``."""
+    args = [*fn.args.posonlyargs, *fn.args.args]
+    first = args[0].arg if args else None
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and tfapi.is_tf_function(ctx.resolve(node.func)):
+            if first is None:
+                return True
+            if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in (first, "func", "fn", "f"):
+                return True
+            if not node.args and any(isinstance(n, ast.Name) and n.id == first for n in ast.walk(fn)):
+                return True
+    return False
