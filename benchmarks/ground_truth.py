@@ -145,10 +145,18 @@ def split_id(function_id: str) -> tuple[Path, str, str]:
     return CORPUS / rel, module, qualname
 
 
+# The project's own scripts (``mlproj/programs.py``): they call every function the way its driver
+# does, so that `check` sees the call sites a real project has. No driver runs them and they are not
+# labelled; labels do not depend on them (left out of the digest).
+PROGRAMS = "programs.py"
+
+
 def corpus_functions() -> list[str]:
     """Every function and method defined in ``mlproj``, as ids (nested ones included)."""
     ids = []
     for path in sorted(PROJECT.glob("*.py")):
+        if path.name == PROGRAMS:
+            continue
         rel = path.relative_to(CORPUS).as_posix()
 
         def walk(body: list[ast.stmt], prefix: str) -> None:
@@ -578,9 +586,7 @@ def is_broken(obs: dict[str, Any]) -> bool:
 def corpus_digest() -> str:
     """Hash of everything a label depends on: the project, the drivers and this harness's rule."""
     digest = hashlib.sha256()
-    # mlproj/programs.py is the project's own scripts, which `check` reads for call sites; no
-    # driver runs it, so no label depends on it.
-    files = sorted(p for p in CORPUS.rglob("*.py") if "__pycache__" not in p.parts and p.name != "programs.py")
+    files = sorted(p for p in CORPUS.rglob("*.py") if "__pycache__" not in p.parts and p.name != PROGRAMS)
     for p in files:
         digest.update(str(p.relative_to(CORPUS)).encode())
         digest.update(p.read_bytes())

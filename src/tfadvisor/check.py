@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from tfadvisor.advice.static import Decision, Hazard, decide, facts_of, is_test
+from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
+from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
@@ -239,7 +240,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                     continue
                 about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
             module_hits.append((mod, hit))
-    folded = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b)
+    folded = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b, through_guarded=False)
     hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
 
     decisions: dict[str, Decision] = {}
@@ -267,14 +268,17 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
     findings: list[Finding] = []
     for fid, kept in real_hits.items():
         linked = project.functions[fid]
-        quiet = is_test(linked.fn) or linked.fn.path in project.tf1 or linked.eager_reason is not None
+        # Test code and TF1 code use (or avoid) tf.function on purpose: no findings there at all.
+        quiet = is_test(linked.fn) or linked.fn.path in project.tf1
+        eager = linked.eager_reason is not None  # tf.py_function bodies: no graph hazards
         for hit, spec in kept:
             rule = by_code.get(hit.rule)
-            if rule is None or not _in_scope(rule, linked, fid in graph and not quiet):
+            if quiet or rule is None or not _in_scope(rule, linked, fid in graph and not eager):
                 continue
             findings.append(_finding(rule, hit, linked, spec))
     for mod, hit in module_hits:
-        findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
+        if not is_test_path(mod.path) and mod.path not in project.tf1:
+            findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
     if "TF100" in by_code:  # TF1 code is out of scope: said once per file
         for path, (line, col, name) in project.tf1.items():
             findings.append(_finding(by_code["TF100"], Hit("TF100", line, col, line, col + len(name.rsplit(".", 1)[-1]),

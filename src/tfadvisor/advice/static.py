@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
 
 # A function with fewer tensor ops than this (itself and its callees; no loop, no model call) gains
@@ -125,15 +126,6 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 
 
 # -- shared facts ------------------------------------------------------------------------------
-def is_test(fn) -> bool:  # type: ignore[no-untyped-def]
-    """Test code: it drives the code under test, and tests use tf.function on purpose."""
-    path = fn.path.replace("\\", "/")
-    base = path.rsplit("/", 1)[-1]
-    return (fn.name.startswith(("test", "setUp", "tearDown")) or base.endswith(("_test.py", "_tests.py"))
-            or base.startswith(("test_", "conftest")) or "/tests/" in f"/{path}"
-            or ".<locals>." in fn.qualname and fn.qualname.split(".<locals>.")[0].rsplit(".", 1)[-1].startswith("test"))
-
-
 def serious(hazards: list[Hazard]) -> list[str]:
     """Hazards, known for sure, that make code behave differently or fail under tf.function."""
     return [h.rule for h in hazards if not h.speculative and (
@@ -205,10 +197,13 @@ def _role(case: Case) -> Decision | None:
 def _entry_point(case: Case) -> Decision | None:
     """Decorating pays only for a function called many times from eager code, with tensors."""
     project, linked = case.project, case.linked
-    eager_sites = [(c, s) for c, s in linked.callers if c is None or c.id not in project.graph_roots]
+    # Call sites in tests are not the workload: tests drive the code, the program does not.
+    eager_sites = [(c, s) for c, s in linked.callers
+                   if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
     if not eager_sites:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
-            "no call site in the checked code: whether a graph pays depends on how it is called; " + MEASURE])
+            "no call site in the checked code outside tests: whether a graph pays depends on how it is "
+            "called; " + MEASURE])
     if not linked.repeated:
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
             "called once (no call site in a loop): tracing would cost more than it saves; " + MEASURE])
@@ -237,11 +232,19 @@ def _entry_point(case: Case) -> Decision | None:
     return None
 
 
+def _in_test(project: Project, caller, site) -> bool:  # type: ignore[no-untyped-def]
+    if caller is not None:
+        return is_test(caller)
+    return is_test_path(project.path_of_site(site))
+
+
 def _payoff(case: Case) -> Decision | None:
-    if _small(case):
-        return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=[
-            f"only {case.tensor_ops} tensor op(s), no loop: graph mode gains little here (static estimate; {MEASURE})"])
-    return None
+    """What pays is a step: a model or layer call, gradients applied, a loop over tensor ops."""
+    if case.project.heavy[case.fn.id]:
+        return None
+    return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=[
+        f"{case.tensor_ops} tensor op(s) and no model call, gradient or loop: graph mode rarely gains much "
+        f"over eager for that (static estimate; {MEASURE})"])
 
 
 def _eager_hazards(case: Case) -> Decision | None:

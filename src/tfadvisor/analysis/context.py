@@ -26,14 +26,18 @@ _TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder
 
 class ScopeContext:
     def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
-                 layer_attrs: frozenset[str] = frozenset()) -> None:
+                 layer_attrs: frozenset[str] = frozenset(), container_attrs: frozenset[str] = frozenset(),
+                 module_containers: frozenset[str] = frozenset()) -> None:
         self.scope = scope
         self.imports = imports
         self.params = {p.name: p for p in params}
         self.layer_attrs = layer_attrs  # self.<attr> assigned a Keras layer/model somewhere in the class
+        self.container_attrs = container_attrs  # self.<attr> assigned a Python list/dict/set in the class
+        self.module_containers = module_containers  # module-level names bound to a Python container
         self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
         self._call_names: dict[int, str | None] = {}
         self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
+        self.datasets: set[str] = set()  # names bound to a tf.data pipeline: iterating one gives tensors
         self._infer()
 
     # -- names ---------------------------------------------------------------------------------
@@ -64,6 +68,8 @@ class ScopeContext:
                     kind = self.kind(node.value)
                     for target in node.targets:
                         self._bind(target, kind, node.value)
+                    if self.is_dataset(node.value):
+                        self.datasets.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
                 elif isinstance(node, ast.AnnAssign) and node.value is not None:
                     self._bind(node.target, self.kind(node.value), node.value)
                 elif isinstance(node, ast.AugAssign):
@@ -72,7 +78,7 @@ class ScopeContext:
                         new = self.kind_deps(node.value)
                         self.env[node.target.id] = _join(old, new)
                 elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                    self._bind(node.target, self._iter_element_kind(node.iter), None)
+                    self._bind_loop_target(node.target, node.iter)
                 elif isinstance(node, ast.NamedExpr):
                     self._bind(node.target, self.kind(node.value), node.value)
                 elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -104,7 +110,37 @@ class ScopeContext:
             for t in target.elts:
                 self._bind(t, element, None)
 
+    def is_dataset(self, node: ast.AST) -> bool:
+        """A ``tf.data`` pipeline: ``tf.data.Dataset...``, ``tfds.load(...)``, a dataset method on
+        one (``ds.shuffle(100).batch(32)``), or a name bound to one."""
+        if isinstance(node, ast.Name):
+            return node.id in self.datasets
+        if not isinstance(node, ast.Call):
+            return False
+        name = self.call_name(node)
+        if name and (tfapi.is_dataset_builder(name) or name.startswith("tensorflow_datasets.load")):
+            return not name.endswith(("Options", "experimental.AUTOTUNE"))
+        func = node.func
+        return (isinstance(func, ast.Attribute) and func.attr in tfapi.DATASET_METHODS
+                and self.is_dataset(func.value))
+
+    def _bind_loop_target(self, target: ast.AST, iterable: ast.AST) -> None:
+        """Loop targets, with ``enumerate`` and ``zip`` taken apart element by element."""
+        if isinstance(iterable, ast.Call) and isinstance(target, ast.Tuple) and iterable.args:
+            name = self.call_name(iterable)
+            if name == "enumerate" and len(target.elts) == 2:
+                self._bind(target.elts[0], ("primitive", ()), None)
+                self._bind_loop_target(target.elts[1], iterable.args[0])
+                return
+            if name == "zip" and len(target.elts) == len(iterable.args):
+                for t, it in zip(target.elts, iterable.args):
+                    self._bind_loop_target(t, it)
+                return
+        self._bind(target, self._iter_element_kind(iterable), None)
+
     def _iter_element_kind(self, iterable: ast.AST) -> tuple[Kind, tuple[str, ...]]:
+        if self.is_dataset(iterable):
+            return ("tensor", ())
         if isinstance(iterable, ast.Call):
             name = self.call_name(iterable)
             if name == "range":  # range(tf_value) is tf.range under AutoGraph
@@ -254,6 +290,23 @@ class ScopeContext:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             stack.extend(reversed(children(node)))
+
+    def encloses(self, name: str) -> bool:
+        """Whether an enclosing function (not the module) binds ``name``: a closure variable."""
+        return name in self._enclosing_names
+
+    @cached_property
+    def _enclosing_names(self) -> frozenset[str]:
+        out: set[str] = set()
+        parent = self.scope.parent
+        while parent is not None and not parent.is_module:
+            node = parent.node
+            out.update(n.id for n in parent.nodes(ast.Name) if isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                out.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a)
+            parent = parent.parent
+        return frozenset(out)
 
     @cached_property
     def local_names(self) -> frozenset[str]:

@@ -12,7 +12,7 @@ import builtins
 import re
 from collections.abc import Iterable
 
-from tfadvisor.analysis import references, tfapi
+from tfadvisor.analysis import references, state, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
@@ -23,7 +23,6 @@ _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib
                   "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
 _BUILTINS = frozenset(dir(builtins))
 _SUPPRESS = re.compile(r"#\s*tfadvisor:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
-_GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance"})
 
 
 def parse_suppressions(text: str) -> dict[int, frozenset[str] | None]:
@@ -51,6 +50,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
                             lines=text.count("\n") + 1)
     layer_attrs = _layer_attributes(functions, imports)
+    container_attrs = state.container_attributes(functions)
+    module_containers = state.module_containers(module_scope)
     for info in classes:
         bases = [b for b in (imports.resolve(x) for x in info.bases) if b]
         summary.classes.append(ClassSummary(
@@ -71,7 +72,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
 
     for scope in functions:
         fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()))
-        ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()))
+        ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()),
+                           container_attrs.get(_class_of(scope), frozenset()), module_containers)
         _fill_facts(fn, ctx)
         refs = references.scan(ctx)
         fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
@@ -182,19 +184,22 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
 def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     """Local facts: tensor work, parameter evidence, side effects, variables, calls."""
     params = {p.name: p for p in fn.params}
-    guarded = _guarded_nodes(ctx)
+    guarded = state.guarded_nodes(ctx)
     tensor_ops = builds = io = other = 0
     variables = "none"
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)  # type: ignore[arg-type]
+        if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)  # type: ignore[attr-defined]
+                                                 and call.func.attr in tfapi.TRAINING_METHODS):  # type: ignore[attr-defined]
+            fn.training_ops += 1
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
             _param_evidence(params, call, "tensor", f"passed to {name}")  # type: ignore[arg-type]
         elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
                        or name.endswith(".add_weight")):
-            state = "guarded" if id(call) in guarded else "unguarded"
-            variables = "unguarded" if "unguarded" in (variables, state) else "guarded"
-            if tfapi.is_keras_builder(name) and state == "unguarded":
+            where = "guarded" if id(call) in guarded else "unguarded"
+            variables = "unguarded" if "unguarded" in (variables, where) else "guarded"
+            if tfapi.is_keras_builder(name) and where == "unguarded":
                 builds += 1  # defines layers/models/optimizers: the builder role
         elif tfapi.is_dataset_builder(name):
             builds += 1
@@ -232,12 +237,54 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             if p.kind == "unknown":
                 p.kind, p.evidence = "tensor", f"uses .{attr.attr}"  # type: ignore[attr-defined]
     fn.tensor_ops, fn.builds, fn.io_calls, fn.other_calls = tensor_ops, builds, io, other
+    fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
+                                  if isinstance(n, ast.Name) and n.id in params})
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
+    fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.variables = variables  # type: ignore[assignment]
-    fn.side_effects.extend(_state_mutations(ctx))
+    fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
     fn.side_effects.sort()
     fn.calls = _call_sites(ctx, set(params))
     fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))  # type: ignore[attr-defined]
+
+
+def _conditions(ctx: ScopeContext) -> list[ast.AST]:
+    return [n.test for n in ctx.scope.nodes(ast.If, ast.While, ast.IfExp)]  # type: ignore[attr-defined]
+
+
+def _long_loop(ctx: ScopeContext, loop: ast.AST) -> bool:
+    """A loop that runs many times per call: over a tensor, a dataset or ``tf.range``, a tensor
+    ``while``, or ``range`` of a literal of 10 or more or of a shape (a sequence length)."""
+    if isinstance(loop, ast.While):
+        return ctx.is_tensor(loop.test)[0] and not ctx.is_tensor(loop.test)[1]
+    iterable = loop.iter  # type: ignore[attr-defined]
+    if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "enumerate" and iterable.args:
+        iterable = iterable.args[0]
+    if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()):
+        return True
+    if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range"):
+        if ctx.call_name(iterable) == "tensorflow.range":
+            return True
+        for arg in iterable.args:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+                return arg.value * _ops_in(ctx, loop.body) >= LONG_LOOP_OPS  # type: ignore[attr-defined]
+            if any(isinstance(n, ast.Attribute) and n.attr == "shape" for n in ast.walk(arg)):
+                return True
+    return False
+
+
+LONG_LOOP_OPS = 16  # a Python loop unrolled into at least this many tensor ops is worth a graph
+
+
+def _ops_in(ctx: ScopeContext, body: list[ast.stmt]) -> int:
+    """Tensor ops written in a loop body (calls of TensorFlow ops, arithmetic on tensors)."""
+    count = 0
+    for node in (n for stmt in body for n in ctx.walk(stmt)):
+        if isinstance(node, ast.Call) and tfapi.is_tensor_op(ctx.call_name(node)):
+            count += 1
+        elif isinstance(node, ast.BinOp) and ctx.kind_deps(node)[0] == "tensor":
+            count += 1
+    return count
 
 
 def _returns_tensor(ctx: ScopeContext, value: ast.AST | None) -> bool:
@@ -289,76 +336,10 @@ def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: st
             params[arg.id].kind, params[arg.id].evidence = kind, why  # type: ignore[assignment]
 
 
-def _guarded_nodes(ctx: ScopeContext) -> set[int]:
-    """Ids of nodes under a create-once guard (``if self.v is None:``, ``if not self.built:``)."""
-    out: set[int] = set()
-    for node in ctx.scope.nodes(ast.If):
-        if is_create_once_guard(node.test):  # type: ignore[attr-defined]
-            for stmt in node.body:  # type: ignore[attr-defined]
-                out.update(id(n) for n in ctx.walk(stmt))
-    return out
-
-
-def is_create_once_guard(test: ast.AST) -> bool:
-    """``if self.v is None:``, ``if not self.built:``, ``if hasattr(...)``: code under it runs once."""
-    if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Is, ast.NotIn)) for op in test.ops):
-        return True
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return True
-    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _GUARD_CALLS:
-        return True
-    if isinstance(test, ast.BoolOp):
-        return any(is_create_once_guard(v) for v in test.values)
-    return False
-
-
-def _state_mutations(ctx: ScopeContext) -> list[tuple[int, int, str]]:
-    """Python state this function changes that outlives the call."""
-    out: list[tuple[int, int, str]] = []
-    local = ctx.local_names
-    declared = set()
-    for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
-        declared.update(node.names)  # type: ignore[attr-defined]
-    for call in ctx.scope.nodes(ast.Call):
-        func = call.func  # type: ignore[attr-defined]
-        if isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS:
-            root = _root_name(func.value)
-            if root is not None and root not in local and not _is_library(ctx, func.value):
-                out.append((call.lineno, call.col_offset, f"{ast.unparse(func.value)}.{func.attr}()"))  # type: ignore[attr-defined]
-    for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
-        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]  # type: ignore[attr-defined]
-        for target in targets:
-            for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
-                if isinstance(t, ast.Name) and t.id in declared:
-                    out.append((node.lineno, node.col_offset, f"writes {'global' if t.id in _globals(ctx) else 'nonlocal'} {t.id}"))
-                elif isinstance(t, (ast.Attribute, ast.Subscript)):
-                    root = _root_name(t.value)
-                    if root is not None and root not in local:
-                        out.append((node.lineno, node.col_offset, f"sets {ast.unparse(t)}"))
-    return out
-
-
-def _globals(ctx: ScopeContext) -> set[str]:
-    out: set[str] = set()
-    for node in ctx.scope.nodes(ast.Global):
-        out.update(node.names)  # type: ignore[attr-defined]
-    return out
-
-
-def _root_name(node: ast.AST) -> str | None:
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
-
-
-def _is_library(ctx: ScopeContext, node: ast.AST) -> bool:
-    name = ctx.resolve(node)
-    return bool(name) and name.split(".", 1)[0] in _LIBRARY_ROOTS and name.split(".", 1)[0] in ctx.imports.names.values()
-
-
 def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
     """Calls that may land in the project's own code, with what each argument looks like."""
     loops = _loop_context(ctx)
+    guarded = state.guarded_nodes(ctx)
     out: list[CallSite] = []
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)  # type: ignore[arg-type]
@@ -366,7 +347,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             continue
         varying_names = loops.get(id(call))
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,  # type: ignore[attr-defined]
-                        in_loop=varying_names is not None)
+                        in_loop=varying_names is not None, guarded=id(call) in guarded)
         for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
             if isinstance(arg, ast.Starred):
                 break

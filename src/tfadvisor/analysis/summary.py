@@ -59,6 +59,7 @@ class CallSite:
     in_loop: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
+    guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
     # Arguments that are results of other calls (``x = make_batch(); f(x)``): arg key -> callee,
     # so the project pass can use what the callee returns.
     sources: dict[str, str] = field(default_factory=dict)
@@ -85,6 +86,8 @@ class FunctionSummary:
     io_calls: int = 0
     other_calls: int = 0
     loops: int = 0
+    condition_params: list[str] = field(default_factory=list)  # parameters read in if/while tests
+    long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     variables: Literal["none", "guarded", "unguarded"] = "none"
     side_effects: list[tuple[int, int, str]] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
@@ -94,6 +97,7 @@ class FunctionSummary:
     returns_tensor: bool = False
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
+    training_ops: int = 0  # tf.GradientTape, .gradient(), .apply_gradients(), .minimize(): a train step
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)

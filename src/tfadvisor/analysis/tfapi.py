@@ -27,6 +27,13 @@ _KERAS_BUILDERS = ("keras.layers.", "keras.Model", "keras.Sequential", "keras.mo
                    "keras.optimizers.", "keras.Input", "keras.applications.", "keras.initializers.",
                    "keras.regularizers.", "keras.callbacks.", "keras.losses.", "keras.metrics.")
 _DATA_BUILDERS = ("tensorflow.data.",)
+# Dataset methods that give a dataset again (a pipeline is a chain of them).
+DATASET_METHODS = frozenset({
+    "batch", "padded_batch", "map", "filter", "shuffle", "prefetch", "take", "skip", "repeat", "cache",
+    "unbatch", "rebatch", "shard", "flat_map", "interleave", "apply", "with_options", "concatenate",
+    "zip", "enumerate", "window", "ragged_batch", "bucket_by_sequence_length", "take_while",
+    "map_with_legacy_function", "prefetch_to_device", "shuffle_and_repeat",
+})
 
 TRACE_TIME_CONSTANTS = (
     "numpy.random.", "random.", "time.time", "time.perf_counter", "time.monotonic",
@@ -54,6 +61,8 @@ TENSOR_METHODS = frozenset(
      "minimize", "update_state", "result", "reset_state", "watch", "jacobian", "batch_jacobian"}
 )
 EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
+# Methods of a training step: gradients and their application (with ``tf.GradientTape``).
+TRAINING_METHODS = frozenset({"gradient", "apply_gradients", "minimize", "jacobian", "batch_jacobian"})
 
 PRIMITIVE_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "complex"})
 TENSOR_ANNOTATION_SUFFIXES = ("Tensor", "Variable", "RaggedTensor", "SparseTensor", "TensorLike",
@@ -93,6 +102,26 @@ def creates_variable(name: str | None) -> bool:
 def is_keras_builder(name: str | None) -> bool:
     """Constructors of Keras layers, models, optimizers: definition, not computation."""
     return bool(name) and name.startswith(_KERAS_BUILDERS) and _looks_like_class(name)
+
+
+# Keras layers that own no weights: making one inside graph code creates no variable.
+STATELESS_LAYERS = frozenset({
+    "Concatenate", "Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Dot", "Flatten",
+    "Reshape", "Permute", "RepeatVector", "Lambda", "Dropout", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "GaussianNoise", "GaussianDropout", "AlphaDropout", "Activation", "ReLU",
+    "LeakyReLU", "Softmax", "ELU", "ThresholdedReLU", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    "Cropping1D", "Cropping2D", "Cropping3D", "UpSampling1D", "UpSampling2D", "UpSampling3D",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D",
+    "AveragePooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
+    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalMaxPool1D", "GlobalMaxPool2D",
+    "GlobalAvgPool1D", "GlobalAvgPool2D", "Masking", "Identity", "Rescaling", "Resizing", "CenterCrop",
+    "Cropping", "Layer",
+})
+
+
+def is_stateless_layer(name: str | None) -> bool:
+    return bool(name) and name.startswith("keras.layers.") and name.rsplit(".", 1)[-1] in STATELESS_LAYERS
 
 
 def is_dataset_builder(name: str | None) -> bool:

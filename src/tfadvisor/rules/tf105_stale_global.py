@@ -9,7 +9,7 @@ from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.scopes import Scope
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import module_scope
+from tfadvisor.rules._util import is_tf_function_decorated, module_scope
 from tfadvisor.rules.base import Rule, register
 
 
@@ -100,7 +100,9 @@ def apply(x):
         if fn is None:
             return
         rebound = _module_rebinds(ctx)
-        outer = _closure_rebinds(ctx.scope)
+        # A nested function reads its closure when traced; only a tf.function kept and called
+        # again later (decorated itself) can hold a stale value of a closure variable.
+        outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
         if not rebound and not outer:
             return
         local = ctx.local_names | set(ctx.params)

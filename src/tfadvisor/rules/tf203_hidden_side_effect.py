@@ -91,11 +91,11 @@ def step(x):
                     return (linked.fn.qualname, what)
             return None
 
-        mutation = project.fold(own, lambda a, b: a or b)
+        mutation = project.fold(own, lambda a, b: a or b, through_guarded=False)
         for fid, linked in project.functions.items():
             for site, callee in linked.callees:
                 found = mutation.get(callee.id)
-                if found is None or callee.id == fid:
+                if found is None or callee.id == fid or site.guarded:
                     continue
                 where, what = found
                 via = "" if where == callee.qualname else f" (through {where})"

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.state import guarded_nodes
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
@@ -15,12 +16,8 @@ _GUARD_FREE = ("__init__", "build")
 
 
 def _guarded(ctx: ScopeContext, node: ast.AST) -> bool:
-    from tfadvisor.analysis.module import is_create_once_guard
-
-    for outer in ctx.enclosing(node):
-        if isinstance(outer, ast.If) and is_create_once_guard(outer.test) and ctx.in_branch(node, outer) == "body":
-            return True
-    return False
+    """Under a create-once guard, or in ``tf.init_scope()`` (which creates outside the graph)."""
+    return id(node) in guarded_nodes(ctx)
 
 
 @register
@@ -85,8 +82,8 @@ def predict(x):
             return
         for call in ctx.scope.nodes(ast.Call):
             name = ctx.call_name(call)  # type: ignore[arg-type]
-            if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)):
-                continue
+            if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or tfapi.is_stateless_layer(name):
+                continue  # a Concatenate or Dropout made per call has no weights to create
             if _guarded(ctx, call):
                 continue
             what = "tf.Variable" if tfapi.creates_variable(name) else name

@@ -15,32 +15,35 @@ class Recursion(Rule):
     code = "TF404"
     name = "recursion"
     severity = Severity.ERROR
-    summary = "recursive graph code: tf.function does not support recursion"
+    summary = "a tf.function that recurses on a tensor condition: tracing never stops"
     why = """\
-A tf.function that calls itself, directly or through other functions, is traced again for every
-level of recursion (Python recursion happens at trace time, and a tensor-dependent stop condition
-never stops it). It either never finishes tracing or builds one graph per depth. Rewrite the
-recursion as a loop (`tf.while_loop`, or a `for` over `tf.range`).
+A tf.function that calls itself, directly or through other functions, recurses while it is
+traced: Python recursion happens at trace time. When the stop condition is a Python value
+(`n == 0` with a Python int) the recursion unrolls into one graph per depth (slow to trace, but it
+works); when it is a tensor, AutoGraph turns the `if` into a `tf.cond` that traces both branches,
+so tracing recurses until Python gives up (`StagingError` on the recursion, checked with TF 2.21). Rewrite the recursion as a loop
+(`tf.while_loop`, or a `for` over `tf.range`). A recursive helper over Python structures, called
+from graph code, is fine and not reported.
 """
     bad = (
         """\
 import tensorflow as tf
 
 @tf.function
-def power(x, n):  # TF404
-    if n == 0:
-        return tf.ones_like(x)
-    return x * power(x, n - 1)
+def collatz_steps(n: tf.Tensor):  # TF404
+    if n == 1:
+        return tf.constant(0)
+    return 1 + collatz_steps(tf.where(n % 2 == 0, n // 2, 3 * n + 1))
 """,
         """\
 import tensorflow as tf
 
-def even(x, n):  # TF404
-    return x if n == 0 else odd(x * 2.0, n - 1)
+def is_even(k: tf.Tensor):  # TF404
+    return tf.constant(True) if k == 0 else is_odd(k - 1)
 
 @tf.function
-def odd(x, n):  # TF404
-    return x if n == 0 else even(x + 1.0, n - 1)
+def is_odd(k: tf.Tensor):  # TF404
+    return tf.constant(False) if k == 0 else is_even(k - 1)
 """,
     )
     good = (
@@ -48,15 +51,24 @@ def odd(x, n):  # TF404
 import tensorflow as tf
 
 @tf.function
-def power(x, n):
-    result = tf.ones_like(x)
-    for _ in tf.range(n):
-        result *= x
-    return result
+def collatz_steps(n: tf.Tensor):
+    steps = tf.constant(0)
+    while n != 1:
+        n = tf.where(n % 2 == 0, n // 2, 3 * n + 1)
+        steps += 1
+    return steps
 """,
         """\
-def factorial(n):
-    return 1 if n <= 1 else n * factorial(n - 1)
+import tensorflow as tf
+
+def flatten(structure):
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    return [structure]
+
+@tf.function
+def total(xs):
+    return tf.add_n(flatten(xs))
 """,
     )
     scope = "project"
@@ -68,6 +80,9 @@ def factorial(n):
         for fid, linked in project.functions.items():
             if linked.recursive and any(project.functions[m].decorated for m in cycles.get(fid, ())):
                 fn = linked.fn
+                # Recursion that stops on Python values unrolls at trace time (one trace per depth);
+                # it never ends only when the stop condition is a tensor.
                 yield fid, Hit(self.code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name),
                                f"{fn.qualname} is recursive (directly or through its callees): "
-                               f"tf.function does not support recursion")
+                               f"tf.function does not support recursion",
+                               depends_on=tuple(fn.condition_params))

@@ -30,7 +30,7 @@ import tensorflow as tf
 
 def train_step(x, w):  # TF501
     h = x
-    for _ in range(4):
+    for _ in range(16):
         h = tf.nn.relu(tf.matmul(h, w))
     return tf.reduce_mean(tf.square(h))
 
@@ -41,15 +41,18 @@ for batch in tf.data.Dataset.from_tensor_slices(tf.random.normal([100, 4, 8])):
         """\
 import tensorflow as tf
 
-def normalise(images: tf.Tensor):  # TF501
-    mean = tf.reduce_mean(images, axis=[1, 2], keepdims=True)
-    std = tf.math.reduce_std(images, axis=[1, 2], keepdims=True)
-    scaled = (images - mean) / (std + 1e-6)
-    clipped = tf.clip_by_value(scaled, -3.0, 3.0)
-    return tf.image.per_image_standardization(tf.image.flip_left_right(clipped))
+def train_step(model, optimizer, images: tf.Tensor, labels: tf.Tensor):  # TF501
+    with tf.GradientTape() as tape:
+        logits = model(images, training=True)
+        loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(labels, logits, from_logits=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
 
-def normalise_all(batches):
-    return [normalise(batch) for batch in batches]
+def fit(model, optimizer, batches, epochs):
+    for _ in range(epochs):
+        for images, labels in batches:
+            train_step(model, optimizer, images, labels)
 """,
     )
     good = (

@@ -1,0 +1,162 @@
+"""Python state a function changes that outlives its call: the one definition TF202 (in graph code)
+and the side-effect facts behind TF203 (through callees) share.
+
+Precision first: a method name alone (``.add``, ``.update``, ``.write``) says nothing, since
+TensorFlow tables, TensorArrays, metrics and Keras containers have methods of those names that are
+ops. A mutation counts only when its target is known to be Python state that outlives the call:
+
+- a module-level name the module binds to a Python container (``history = []``), or one the
+  function declares ``global``/``nonlocal`` and assigns;
+- an attribute of ``self`` that the class binds to a Python container (``self._cache = {}``), or a
+  counter bumped with ``self.n += 1`` (unless the class holds a variable or layer there).
+
+Parameters, locals and closure variables of an enclosing function are the call's own (a dict the
+caller builds per call, a list that collects assert ops while tracing): not state. Code under a
+create-once guard (``if self.v is None:``) runs once on purpose.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import Scope
+
+_CONTAINER_CALLS = frozenset({"list", "dict", "set", "collections.defaultdict", "collections.OrderedDict",
+                              "collections.deque", "collections.Counter", "defaultdict", "OrderedDict",
+                              "deque", "Counter"})
+_GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance"})
+
+
+def is_container(value: ast.AST | None, ctx: ScopeContext | None = None) -> bool:
+    """A Python list, dict or set made here: a literal, a comprehension or a constructor call."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = ctx.call_name(value) if ctx is not None else (func.id if isinstance(func, ast.Name) else None)
+        return name in _CONTAINER_CALLS
+    return False
+
+
+def container_attributes(scopes: Iterable[Scope]) -> dict[str, frozenset[str]]:
+    """Per class qualname: ``self.<attr>`` names some method binds to a Python container."""
+    out: dict[str, set[str]] = {}
+    for scope in scopes:
+        if scope.cls is None:
+            continue
+        for node in scope.nodes(ast.Assign, ast.AnnAssign):
+            value = node.value  # type: ignore[attr-defined]
+            if not is_container(value):
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                    out.setdefault(scope.cls.qualname, set()).add(target.attr)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def module_containers(module: Scope) -> frozenset[str]:
+    """Module-level names bound to a Python container (``registry = {}``)."""
+    out = set()
+    for node in module.nodes(ast.Assign, ast.AnnAssign):
+        if is_container(node.value):  # type: ignore[attr-defined]
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            out.update(t.id for t in targets if isinstance(t, ast.Name))
+    return frozenset(out)
+
+
+def mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
+    """(node, what it changes) for every change of outliving Python state in this scope."""
+    if ctx.function is None:
+        return
+    guarded = guarded_nodes(ctx)
+    declared: set[str] = set()
+    for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
+        declared.update(node.names)  # type: ignore[attr-defined]
+    for call in ctx.scope.nodes(ast.Call):
+        func = call.func  # type: ignore[attr-defined]
+        if (isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS and id(call) not in guarded
+                and _outliving_container(ctx, func.value, declared)):
+            yield call, f"{ast.unparse(func)}()"
+    tensor_attrs = {ast.unparse(t) for node in ctx.scope.nodes(ast.Assign)
+                    for t in node.targets  # type: ignore[attr-defined]
+                    if isinstance(t, ast.Attribute) and ctx.is_tensor(node.value) == (True, ())}  # type: ignore[attr-defined]
+    for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+        if id(node) in guarded:
+            continue
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                what = _changed(ctx, node, t, declared, tensor_attrs)
+                if what:
+                    yield node, what
+
+
+def _changed(ctx: ScopeContext, node: ast.AST, target: ast.AST, declared: set[str], tensor_attrs: set[str]) -> str | None:
+    if isinstance(target, ast.Name) and target.id in declared:
+        kind = "global" if target.id in _globals(ctx) else "nonlocal"
+        return f"writes {kind} {target.id}"
+    if isinstance(target, ast.Subscript) and _outliving_container(ctx, target.value, declared):
+        return f"sets {ast.unparse(target)}"
+    if (isinstance(node, ast.AugAssign) and isinstance(target, ast.Attribute) and _is_self(target.value)
+            and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
+        return f"sets {ast.unparse(target)}"
+    return None
+
+
+def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str]) -> bool:
+    """``self._cache`` (a container attribute of the class), or a module-level container."""
+    if isinstance(receiver, ast.Attribute) and _is_self(receiver.value):
+        return receiver.attr in ctx.container_attrs
+    if isinstance(receiver, ast.Name):
+        name = receiver.id
+        if name in ctx.params or (name in ctx.local_names and name not in declared):
+            return False
+        return name in ctx.module_containers and not ctx.encloses(name)
+    return False
+
+
+def _is_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _globals(ctx: ScopeContext) -> set[str]:
+    out: set[str] = set()
+    for node in ctx.scope.nodes(ast.Global):
+        out.update(node.names)  # type: ignore[attr-defined]
+    return out
+
+
+def guarded_nodes(ctx: ScopeContext) -> set[int]:
+    """Ids of nodes that run once, not per call: under a create-once guard (``if self.v is None:``,
+    ``if not self.built:``) or lifted out of the graph by ``with tf.init_scope():``."""
+    out: set[int] = set()
+    for node in ctx.scope.nodes(ast.If):
+        if is_create_once_guard(node.test):  # type: ignore[attr-defined]
+            for stmt in node.body:  # type: ignore[attr-defined]
+                out.update(id(n) for n in ctx.walk(stmt))
+    for node in ctx.scope.nodes(ast.With):
+        if any(isinstance(item.context_expr, ast.Call) and ctx.call_name(item.context_expr) == "tensorflow.init_scope"
+               for item in node.items):  # type: ignore[attr-defined]
+            for stmt in node.body:  # type: ignore[attr-defined]
+                out.update(id(n) for n in ctx.walk(stmt))
+    return out
+
+
+def is_create_once_guard(test: ast.AST) -> bool:
+    """``if self.v is None:``, ``if not self.built:``, ``if hasattr(...)``: code under it runs once."""
+    if isinstance(test, ast.Compare) and any(isinstance(op, (ast.Is, ast.NotIn)) for op in test.ops):
+        return True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return True
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _GUARD_CALLS:
+        return True
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and _is_self(test.func.value)
+            and any(word in test.func.attr for word in ("init", "built", "build", "need", "create"))):
+        return True  # ``if self._need_init():``, ``if self._should_build():``
+    if isinstance(test, ast.BoolOp):
+        return any(is_create_once_guard(v) for v in test.values)
+    return False
