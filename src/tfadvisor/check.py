@@ -275,6 +275,8 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             rule = by_code.get(hit.rule)
             if quiet or rule is None or not _in_scope(rule, linked, fid in graph and not eager):
                 continue
+            if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
+                continue  # found at a call site in test (or TF1) code
             findings.append(_finding(rule, hit, linked, spec))
     for mod, hit in module_hits:
         if not is_test_path(mod.path) and mod.path not in project.tf1:
@@ -306,7 +308,7 @@ def _speculative(hit: Hit, linked: Linked) -> bool | None:
     if not hit.depends_on:
         return hit.speculative
     kinds = [linked.params.get(p) for p in hit.depends_on]
-    if any(k is not None and k.kind == "tensor" and not k.guessed for k in kinds):
+    if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed for k in kinds):
         return hit.speculative
     if all(k is not None and k.kind == "primitive" for k in kinds):
         return None

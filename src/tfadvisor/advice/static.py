@@ -209,6 +209,7 @@ def _entry_point(case: Case) -> Decision | None:
             "called once (no call site in a loop): tracing would cost more than it saves; " + MEASURE])
     unknown: list[str] = []
     fresh: list[str] = []
+    python: list[str] = []
     for caller, site in eager_sites:
         for key, pname, kind in project.bind(site, linked.fn):
             kind = project.arg_kind(caller, site, key, kind)
@@ -217,8 +218,14 @@ def _entry_point(case: Case) -> Decision | None:
                 kind = declared.kind  # annotated: trust the annotation
             if key in site.varying and kind == "unknown":
                 unknown.append(pname)
+            elif key in site.varying and kind == "object":
+                python.append(pname)
             elif site.in_loop and key in site.fresh:
                 fresh.append(pname)
+    if python:
+        return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
+            f"{', '.join(dict.fromkeys(python))} get Python objects that change from call to call (a list that "
+            f"grows, another object each time): each would retrace"])
     if fresh:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{', '.join(dict.fromkeys(fresh))} get a new Python object on every call: each would retrace"])
@@ -227,7 +234,7 @@ def _entry_point(case: Case) -> Decision | None:
             f"cannot tell what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
     known_tensor = [n for n, p in linked.params.items() if p.kind == "tensor" and not p.guessed]
-    if not known_tensor and not case.fn.model_calls:
+    if not known_tensor:
         return Decision(Verdict.LEAVE_EAGER, assumptions=["takes no argument known to be a tensor"])
     return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from functools import cached_property
+from typing import Any
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.imports import ImportMap
@@ -38,7 +39,15 @@ class ScopeContext:
         self._call_names: dict[int, str | None] = {}
         self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
         self.datasets: set[str] = set()  # names bound to a tf.data pipeline: iterating one gives tensors
+        self._kinds_seen: dict[str, set[str]] = {}
+        self.memo: dict[str, Any] = {}  # per-scope results that several passes ask for
+        # Names bound to a tensor on one path and a Python value on another (``dim = x.shape[-1]``
+        # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
+        # so whether such a name is a tensor where it is read is not known (set after inference).
+        self.mixed: frozenset[str] = frozenset()
         self._infer()
+        self.mixed = frozenset(n for n, kinds in self._kinds_seen.items()
+                               if "tensor" in kinds and kinds & {"primitive", "object"})
 
     # -- names ---------------------------------------------------------------------------------
     def resolve(self, node: ast.AST) -> str | None:
@@ -100,6 +109,7 @@ class ScopeContext:
         if isinstance(target, ast.Name):
             if target.id not in self.params or kind[0] != "unknown":
                 self.env[target.id] = kind
+                self._kinds_seen.setdefault(target.id, set()).add(kind[0])
         elif isinstance(target, (ast.Tuple, ast.List)):
             # Unpacking a tensor op's result (q, r = tf.linalg.qr(x)) gives tensors.
             element = kind if kind[0] == "tensor" else ("unknown", ())
@@ -166,6 +176,8 @@ class ScopeContext:
         if isinstance(node, ast.Constant):
             return ("primitive", ())
         if isinstance(node, ast.Name):
+            if node.id in self.mixed:
+                return ("tensor", (f"?{node.id}",))  # a tensor on some paths only: not known
             if node.id in self.env:
                 return self.env[node.id]
             param = self.params.get(node.id)
@@ -219,6 +231,10 @@ class ScopeContext:
             return ("primitive", ())
         if name is None:
             return ("unknown", ())
+        if name.startswith(("numpy.", "tensorflow.io.gfile.", "os.", "json.")):
+            return ("object", ())  # NumPy arrays, file names, parsed JSON: Python values, not tensors
+        if name.startswith("tensorflow.") and not name.startswith("tensorflow.python."):
+            return ("object", ())  # TensorFlow's non-op API: datasets, tapes, strategies, configs
         if name.startswith("self.") and name.count(".") == 1:
             if name[5:] in self.layer_attrs:
                 return ("tensor", ())

@@ -64,12 +64,17 @@ EXPORTING_FUNCTIONS = frozenset({
 EXPORTING_METHODS = frozenset({"get_concrete_function", "experimental_get_tracing_count",
                                "pretty_printed_concrete_signatures"})
 
-# Methods that Keras calls inside its own tf.function (``fit``/``evaluate``/``predict``): graph code
-# when the class subclasses a Keras Layer, Model or Metric.
+# Methods that Keras calls inside its own tf.function (``fit``/``evaluate``/``predict``) when the
+# class subclasses a Keras Layer, Model or Metric: never "decorate" them.
 KERAS_GRAPH_METHODS = frozenset({
     "call", "train_step", "test_step", "predict_step", "compute_loss", "compute_metrics",
     "update_state", "result",
 })
+# Of those, the ones that run as a graph whenever they run at all (``fit`` and its siblings trace
+# them): graph code for findings too. A layer's ``call`` is not among them: layers are also called
+# eagerly (a custom loop, a single forward pass), and only what calls them decides.
+KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics",
+                                  "update_state", "result"})
 # Methods a framework calls for you (Keras, optimizers, Sonnet-style modules): never "decorate"
 # them yourself; whether they run as a graph is the framework's business.
 FRAMEWORK_METHODS = KERAS_GRAPH_METHODS | frozenset({
@@ -100,11 +105,12 @@ TF1_MARKERS = (
 )
 
 
-def handed_kind(name: str | None, method: str | None, receiver: str) -> Handed | None:
+def handed_kind(name: str | None, method: str | None, receiver: str, dataset: bool = False) -> Handed | None:
     """What happens to a function handed to this call: traced, run eagerly, or required a graph.
 
     ``name`` is the call's canonical name when it resolves to one; ``method`` the attribute name
-    called on an object (``ds.map`` -> ``map``); ``receiver`` the source text of that object.
+    called on an object (``ds.map`` -> ``map``); ``receiver`` the source text of that object, and
+    ``dataset`` whether the analysis knows it is a ``tf.data`` pipeline.
     """
     if name in TRACING_FUNCTIONS or (name or "").startswith("tensorflow.raw_ops.While"):
         return "graph"
@@ -113,7 +119,7 @@ def handed_kind(name: str | None, method: str | None, receiver: str) -> Handed |
     if method is None:
         return None
     low = receiver.lower()
-    if method in TRACING_DATASET_METHODS and not _python_receiver(low):
+    if method in TRACING_DATASET_METHODS and (dataset or _dataset_name(low)):
         return "graph"
     if method in TRACING_STRATEGY_METHODS and ("strategy" in low or "replica" in low or "distribute" in low):
         return "graph"
@@ -124,9 +130,11 @@ def handed_kind(name: str | None, method: str | None, receiver: str) -> Handed |
     return None
 
 
-def _python_receiver(receiver: str) -> bool:
-    """Receivers that are not tf.data datasets: pandas frames and series, executors, pools."""
-    return receiver.endswith(("df", "frame", "series", "pool", "executor")) or receiver in ("pd", "self")
+def _dataset_name(receiver: str) -> bool:
+    """A receiver named like a dataset (``train_ds``, ``self._dataset``, ``data``) when the analysis
+    could not follow where it comes from. ``pool.map`` (multiprocessing) and ``df.map`` are not."""
+    last = receiver.rsplit(".", 1)[-1].strip("_")
+    return "dataset" in last or last in ("ds", "data") or last.endswith(("_ds", "_data")) or last.startswith("ds_")
 
 
 def is_distributed_call(method: str, receiver: str) -> bool:

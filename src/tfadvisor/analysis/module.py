@@ -400,6 +400,9 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
         varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        varying.update(n.func.value.id for n in body_nodes  # a list that grows: ``xs.append(x)``
+                       if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                       and n.func.attr in tfapi.MUTATING_METHODS and isinstance(n.func.value, ast.Name))
         for n in body_nodes:
             if isinstance(n, ast.Call):
                 out.setdefault(id(n), set()).update(varying)

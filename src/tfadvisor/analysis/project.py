@@ -29,6 +29,7 @@ class ParamFacts:
     guessed: bool = False  # kind from the parameter's name only
     strength: int = 0  # 3 annotation, 2 call site, 1 use or default, 0 none/name
     varying: bool = False  # fed values that change from call to call (loop counters)
+    mixed: bool = False  # call sites pass a tensor at some places and a Python value at others
 
 
 @dataclass
@@ -269,7 +270,7 @@ class Project:
         tracing APIs, Keras's graph methods, and what they call or define."""
         roots = [fid for fid, l in self.functions.items()
                  if l.decorated or (l.graph_reason is not None and l.eager_reason is None)
-                 or (l.framework == "keras" and l.fn.name in graph_context.KERAS_GRAPH_METHODS)]
+                 or (l.framework == "keras" and l.fn.name in graph_context.KERAS_TRACED_METHODS)]
         graph = self.graph_code(roots)
         by_qualname = {(l.fn.module, l.fn.qualname): fid for fid, l in self.functions.items()}
         for _ in range(4):  # functions defined inside graph code are graph code too
@@ -326,6 +327,7 @@ class Project:
             for p in linked.fn.params:
                 strength = 3 if p.evidence.startswith("annotated") else (1 if p.kind != "unknown" else 0)
                 linked.params[p.name] = ParamFacts(kind=p.kind, evidence=p.evidence, strength=strength)
+        seen: dict[tuple[str, str], set[str]] = {}
         for _ in range(4):  # a fixpoint over call chains; rarely more than a couple of rounds
             changed = False
             for linked in self.functions.values():
@@ -336,6 +338,8 @@ class Project:
                         if facts is None:
                             continue
                         kind = self.arg_kind(caller, site, key, kind)
+                        if kind in ("tensor", "primitive"):
+                            seen.setdefault((linked.fn.id, pname), set()).add(kind)
                         if key in site.varying and kind == "primitive" and not facts.varying:
                             facts.varying, changed = True, True
                         if kind not in ("tensor", "primitive") or facts.strength > 2:
@@ -347,6 +351,9 @@ class Project:
                             changed = True
             if not changed:
                 break
+        for (fid, pname), kinds in seen.items():
+            if len(kinds) > 1:
+                self.functions[fid].params[pname].mixed = True
         for linked in self.functions.values():  # last resort: the parameter's name, labelled a guess
             for name, facts in linked.params.items():
                 if facts.kind != "unknown":

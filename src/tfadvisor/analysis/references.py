@@ -36,7 +36,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             out.dynamic_calls += 1
         method = func.attr if isinstance(func, ast.Attribute) else None
         receiver = _receiver(ctx, func) if method in _RECEIVER_METHODS else ""
-        kind = graph_context.handed_kind(name, method, receiver)
+        dataset = method in graph_context.TRACING_DATASET_METHODS and ctx.is_dataset(func.value)  # type: ignore[union-attr]
+        kind = graph_context.handed_kind(name, method, receiver, dataset)
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
         if method is not None and graph_context.is_distributed_call(method, receiver):

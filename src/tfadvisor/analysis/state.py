@@ -26,7 +26,7 @@ from tfadvisor.analysis.scopes import Scope
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "set", "collections.defaultdict", "collections.OrderedDict",
                               "collections.deque", "collections.Counter", "defaultdict", "OrderedDict",
-                              "deque", "Counter"})
+                              "deque"})  # a bare ``Counter`` is as likely the project's own class
 _GUARD_CALLS = frozenset({"hasattr", "getattr", "isinstance"})
 
 
@@ -132,8 +132,13 @@ def _globals(ctx: ScopeContext) -> set[str]:
 
 def guarded_nodes(ctx: ScopeContext) -> set[int]:
     """Ids of nodes that run once, not per call: under a create-once guard (``if self.v is None:``,
-    ``if not self.built:``) or lifted out of the graph by ``with tf.init_scope():``."""
+    ``if not self.built:``) or lifted out of the graph by ``with tf.init_scope():``. Computed
+    once per scope (facts, call sites and rules all ask)."""
+    cached: set[int] | None = ctx.memo.get("guarded")
+    if cached is not None:
+        return cached
     out: set[int] = set()
+    ctx.memo["guarded"] = out
     for node in ctx.scope.nodes(ast.If):
         if is_create_once_guard(node.test):  # type: ignore[attr-defined]
             for stmt in node.body:  # type: ignore[attr-defined]

@@ -65,8 +65,9 @@ EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
 TRAINING_METHODS = frozenset({"gradient", "apply_gradients", "minimize", "jacobian", "batch_jacobian"})
 
 PRIMITIVE_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "complex"})
-TENSOR_ANNOTATION_SUFFIXES = ("Tensor", "Variable", "RaggedTensor", "SparseTensor", "TensorLike",
-                              "ndarray", "ArrayLike", "KerasTensor")
+TENSOR_ANNOTATION_SUFFIXES = ("Tensor", "Variable", "RaggedTensor", "SparseTensor", "TensorLike", "KerasTensor")
+# NumPy arrays are Python values to TensorFlow's tracing (not tensors until converted).
+ARRAY_ANNOTATION_SUFFIXES = ("ndarray", "ArrayLike", "NDArray")
 
 # Parameter names that usually carry tensors or Python values: used only as a labelled guess.
 TENSOR_NAME_HINTS = frozenset(
@@ -121,7 +122,14 @@ STATELESS_LAYERS = frozenset({
 
 
 def is_stateless_layer(name: str | None) -> bool:
-    return bool(name) and name.startswith("keras.layers.") and name.rsplit(".", 1)[-1] in STATELESS_LAYERS
+    """A Keras layer without weights of its own, or a loss object: making one per call creates no
+    variable (``keras.layers.RNN`` owns none: its cell does, and is flagged where it is made)."""
+    if not name:
+        return False
+    last = name.rsplit(".", 1)[-1]
+    if name.startswith("keras.layers."):
+        return last in STATELESS_LAYERS or last == "RNN"
+    return name.startswith("keras.losses.")
 
 
 def is_dataset_builder(name: str | None) -> bool:
@@ -149,12 +157,15 @@ def is_numpy_call(name: str | None) -> bool:
 
 
 def annotation_kind(annotation: str | None) -> str | None:
-    """'tensor', 'primitive' or None from an annotation's resolved (or written) name."""
+    """'tensor', 'primitive', 'object' (a NumPy array) or None from an annotation's resolved (or
+    written) name."""
     if not annotation:
         return None
     last = annotation.rsplit(".", 1)[-1]
     if last in PRIMITIVE_ANNOTATIONS:
         return "primitive"
+    if last.endswith(ARRAY_ANNOTATION_SUFFIXES) or annotation.startswith("numpy."):
+        return "object"
     if last.endswith(TENSOR_ANNOTATION_SUFFIXES):
         return "tensor"
     return None

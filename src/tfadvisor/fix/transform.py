@@ -528,9 +528,14 @@ def _range_to_tf_range(call: cst.Call, tf: str, edit: RangeToTfRange, names: TfN
 
 
 def _disable_run_eagerly(call: cst.Call) -> tuple[cst.Call | None, str | None]:
-    if len(call.args) != 1 or not (isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == "True"):
+    """``run_functions_eagerly(True)`` and ``compile(..., run_eagerly=True)``: True becomes False."""
+    keyword = [i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == "run_eagerly"]
+    index = keyword[0] if keyword else (0 if len(call.args) == 1 else None)
+    if index is None or not (isinstance(call.args[index].value, cst.Name) and call.args[index].value.value == "True"):
         return None, "argument is not the literal True"
-    return call.with_changes(args=[call.args[0].with_changes(value=cst.Name("False"))]), None
+    args = list(call.args)
+    args[index] = args[index].with_changes(value=cst.Name("False"))
+    return call.with_changes(args=args), None
 
 
 # -- locating rule edits -----------------------------------------------------------------------
@@ -556,7 +561,9 @@ def _locate(edit: RuleEdit, scanner: _Scanner, lines: list[str]) -> tuple[_CallI
 
     def wanted(call: _CallInfo) -> bool:
         if isinstance(edit, DisableRunEagerly):
-            return scanner.names.is_tf_attr(call.name, "config.run_functions_eagerly")
+            return (scanner.names.is_tf_attr(call.name, "config.run_functions_eagerly")
+                    or (call.name.endswith(".compile") and any(
+                        a.keyword is not None and a.keyword.value == "run_eagerly" for a in call.node.args)))
         target = _CALL_NAMES[type(edit)]
         if call.name != target:
             return False

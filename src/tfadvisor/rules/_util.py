@@ -247,8 +247,12 @@ def defined_before(ctx: ScopeContext, name: str, line: int) -> bool:
 
 
 def used_after(ctx: ScopeContext, name: str, line: int) -> bool:
-    return any(n.id == name and isinstance(n.ctx, ast.Load) and n.lineno > line  # type: ignore[attr-defined]
-               for n in ctx.scope.nodes(ast.Name))
+    """Whether ``name`` is read after ``line`` before being bound again (``for src, dest in ...``
+    after the ``if`` rebinds them: not a use). On one line, reads come first (``x = x + 1``)."""
+    bumped = {id(n.target) for n in ctx.scope.nodes(ast.AugAssign)}  # ``x += 1`` reads x
+    refs = sorted((n.lineno, 0 if isinstance(n.ctx, ast.Load) or id(n) in bumped else 1, n.col_offset)  # type: ignore[attr-defined]
+                  for n in ctx.scope.nodes(ast.Name) if n.id == name and n.lineno > line)  # type: ignore[attr-defined]
+    return bool(refs) and refs[0][1] == 0
 
 
 @dataclass

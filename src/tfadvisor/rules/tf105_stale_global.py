@@ -105,7 +105,8 @@ def apply(x):
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
         if not rebound and not outer:
             return
-        local = ctx.local_names | set(ctx.params)
+        lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}  # type: ignore[arg-type]
+        local = ctx.local_names | set(ctx.params) | lambda_args
         declared_global: set[str] = set()
         for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
             declared_global.update(node.names)  # type: ignore[attr-defined]
@@ -127,6 +128,11 @@ def apply(x):
             at = f"line {where}" if where else "in another function (global statement)"
             yield self.hit(node, f"reads `{name}`, which is rebound {at}: graph code froze its value when "
                                  f"it was traced; later changes are silently ignored")
+
+
+def _all_args(lam: ast.Lambda) -> list[ast.arg]:
+    a = lam.args
+    return [x for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x is not None]
 
 
 def _shadowed(scope: Scope, name: str) -> bool:
@@ -157,7 +163,9 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = getattr(node, "value", None)
-            if isinstance(node, ast.Assign) and _empty(value):
+            if isinstance(node, ast.Assign) and (_empty(value) or _flag(value)):
+                # `_CACHE = None` / `{}`: a lazily filled singleton; `USE_FAST_PATH = False`, `BACKEND =
+                # "xla"`: a switch set once at start-up, read at trace time on purpose.
                 lazy.update(t.id for t in targets if isinstance(t, ast.Name))
             for target in targets:
                 for t in ast.walk(target):
@@ -182,6 +190,10 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
                 out[n.id] = 0  # type: ignore[attr-defined]
     tree._tf105_rebinds = out  # type: ignore[attr-defined]
     return out
+
+
+def _flag(value: ast.AST | None) -> bool:
+    return isinstance(value, ast.Constant) and isinstance(value.value, (bool, str))
 
 
 def _empty(value: ast.AST | None) -> bool:

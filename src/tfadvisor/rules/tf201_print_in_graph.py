@@ -62,11 +62,38 @@ import tensorflow as tf
 def report(history):
     print("epochs run:", len(history))
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def encode(x):
+    print("tracing encode for", x.shape)  # once per trace, on purpose
+    return tf.nn.relu(x)
+""",
     )
     fix = "unsafe"
     fix_description = "replace print(...) with tf.print(...): unsafe because tf.print formats differently and runs on every call"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for call in ctx.scope.nodes(ast.Call):
-            if ctx.call_name(call) == "print":  # type: ignore[arg-type]
+            assert isinstance(call, ast.Call)
+            if ctx.call_name(call) == "print" and not all(_static(ctx, a) for a in call.args):
                 yield self.hit(call)
+
+
+def _static(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A value fixed at trace time (text, a shape, a dtype, a length): printing it once per trace is
+    what the author means (``print(x.shape)`` while building a model)."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.JoinedStr):
+        return all(_static(ctx, v.value) for v in node.values if isinstance(v, ast.FormattedValue))
+    if isinstance(node, ast.Attribute) and node.attr in ("shape", "dtype", "name", "__name__"):
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return True
+    if isinstance(node, ast.Call) and ctx.call_name(node) in ("len", "type", "str", "repr") and node.args:
+        return all(_static(ctx, a) for a in node.args) or ctx.call_name(node) in ("len", "type")
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_static(ctx, e) for e in node.elts)
+    return False

@@ -120,11 +120,51 @@ class C:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
             for target in targets:
                 where = _outside(target, local, declared)
+                if (where and _on_self(target) and target.attr not in ctx.layer_attrs  # type: ignore[attr-defined]
+                        and target.attr not in _eager_reads(ctx)):  # type: ignore[attr-defined]
+                    # A tensor kept on self between methods of one trace (``setup_memory`` then
+                    # ``call``) is how layers work; what fails is a tensor put where the class keeps
+                    # a variable (``self.total = tf.reduce_sum(...)`` over ``tf.Variable(0.)``), or
+                    # one read back in Python (``float(self.last_loss)``, ``.numpy()``, ``print``).
+                    continue
                 if where and _read_elsewhere(ctx, target):
                     yield self.hit(node, f"stores a tensor of graph code in {where}: using it after the call "
                                          f"fails (it is out of scope); return it or assign it to a tf.Variable",
                                    depends_on=deps)
                     break
+
+
+_EAGER_READERS = frozenset({"float", "int", "bool", "print", "str", "format"})
+
+
+def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
+    """Attributes of ``self`` that some function of the module reads back into Python."""
+    root = module_scope(ctx.scope)
+    cached = getattr(root.node, "_tf204_eager_reads", None)
+    if cached is not None:
+        return cached
+    out: set[str] = set()
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        for call in scope.nodes(ast.Call):
+            func = call.func  # type: ignore[attr-defined]
+            if isinstance(func, ast.Name) and func.id in _EAGER_READERS:
+                args = call.args  # type: ignore[attr-defined]
+            elif isinstance(func, ast.Attribute) and func.attr in ("numpy", "item"):
+                args = [func.value]
+            else:
+                continue
+            out.update(n.attr for a in args for n in ast.walk(a)
+                       if isinstance(n, ast.Attribute) and _on_self(n))
+    frozen = frozenset(out)
+    root.node._tf204_eager_reads = frozen  # type: ignore[attr-defined]
+    return frozen
+
+
+def _on_self(target: ast.AST) -> bool:
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
 
 
 def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:

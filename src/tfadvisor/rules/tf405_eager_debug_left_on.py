@@ -16,17 +16,27 @@ _SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                        "tensorflow.config.experimental.run_functions_eagerly"})
 
 
+def _keras_run_eagerly(call: ast.Call) -> bool:
+    """``model.compile(..., run_eagerly=True)``."""
+    return (isinstance(call.func, ast.Attribute) and call.func.attr == "compile"
+            and any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
+                    for k in call.keywords))
+
+
 @register
 class EagerDebugLeftOn(Rule):
     code = "TF405"
     name = "eager-debug-left-on"
     severity = Severity.WARNING
-    summary = "tf.config.run_functions_eagerly(True) makes every tf.function run eagerly: all graph speed-up is gone"
+    summary = ("tf.config.run_functions_eagerly(True) (or Keras's run_eagerly=True) runs tf.functions eagerly: "
+               "the graph speed-up is gone")
     why = """\
 `tf.config.run_functions_eagerly(True)` is a debugging switch: from then on every `tf.function` in
 the process runs its Python code eagerly, call after call. It is handy to step through a function
 with a debugger, but left in committed code it silently removes every speed-up of graph mode (and
 hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag.
+Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
+`evaluate` and `predict` then run `train_step` eagerly, batch after batch.
 """
     bad = (
         """\
@@ -45,6 +55,12 @@ def main():
     tf.config.experimental_run_functions_eagerly(True)  # TF405
     print(tf.reduce_sum(tf.ones([3])))
 """,
+        """\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse", run_eagerly=True)  # TF405
+""",
     )
     good = (
         """\
@@ -59,21 +75,37 @@ import tensorflow as tf
 
 tf.config.run_functions_eagerly(False)
 """,
+        """\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.compile(optimizer="adam", loss="mse", run_eagerly=False)
+""",
     )
     fix = "unsafe"
-    fix_description = ("set the argument to False: unsafe because code that relied on eager execution inside "
-                       "tf.functions (.numpy(), Python side effects) then behaves differently")
+    fix_description = ("set the argument (or compile's run_eagerly=) to False: unsafe because code that relied on "
+                       "eager execution inside tf.functions (.numpy(), Python side effects) then behaves differently")
     scope = "always"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         if is_test_module(ctx.imports.module):
             return  # tests switch eager mode on deliberately, around the code they test
         for call in ctx.scope.nodes(ast.Call):
-            if ctx.call_name(call) not in _SWITCHES:  # type: ignore[arg-type]
+            assert isinstance(call, ast.Call)
+            if _keras_run_eagerly(call):
+                yield self.hit(call, "compile(..., run_eagerly=True): Keras runs train_step eagerly, "
+                                     "the graph speed-up of fit/evaluate/predict is gone")
+            if ctx.call_name(call) not in _SWITCHES:
                 continue
-            args = [*call.args, *(k.value for k in call.keywords)]  # type: ignore[attr-defined]
+            args = [*call.args, *(k.value for k in call.keywords)]
             if args and isinstance(args[0], ast.Constant) and args[0].value is True:
                 yield self.hit(call)
+        for node in ctx.scope.nodes(ast.Assign):
+            assert isinstance(node, ast.Assign)
+            if (isinstance(node.value, ast.Constant) and node.value.value is True
+                    and any(isinstance(t, ast.Attribute) and t.attr == "run_eagerly" for t in node.targets)):
+                yield self.hit(node, "run_eagerly = True: Keras runs train_step eagerly, the graph speed-up "
+                                     "of fit/evaluate/predict is gone")
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
