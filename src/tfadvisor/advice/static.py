@@ -271,6 +271,10 @@ def _decorate(case: Case) -> Decision:
 # -- decorated functions -------------------------------------------------------------------------
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
+    if found == ["TF406"]:  # a decorated Keras call: the fix is to drop the decorator
+        return Decision(Verdict.UNDECORATE, found, assumptions=[
+            "Keras compiles a layer's call itself; decorated, its weights are built inside the trace and get no "
+            "gradients: decorate the train step instead"])
     return Decision(Verdict.FIX_FIRST, found) if found else None
 
 

@@ -41,6 +41,8 @@ class ScopeContext:
         self.datasets: set[str] = set()  # names bound to a tf.data pipeline: iterating one gives tensors
         self._kinds_seen: dict[str, set[str]] = {}
         self.memo: dict[str, Any] = {}  # per-scope results that several passes ask for
+        self.instances: dict[str, str] = {}  # name -> the class (as written) it was made from
+        self.aliases: dict[str, ast.expr] = {}  # name -> the name or attribute it was bound to
         # Names bound to a tensor on one path and a Python value on another (``dim = x.shape[-1]``
         # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
         # so whether such a name is a tensor where it is read is not known (set after inference).
@@ -110,6 +112,12 @@ class ScopeContext:
             if target.id not in self.params or kind[0] != "unknown":
                 self.env[target.id] = kind
                 self._kinds_seen.setdefault(target.id, set()).add(kind[0])
+            if isinstance(value, (ast.Name, ast.Attribute)):
+                self.aliases[target.id] = value  # ``step = optimizer.step``
+            if isinstance(value, ast.Call):
+                made = self.call_name(value)
+                if made and made.rsplit(".", 1)[-1][:1].isupper() and not made.startswith(("tensorflow.", "keras.")):
+                    self.instances[target.id] = made  # ``opt = GANOptimizer(...)``: an instance of it
         elif isinstance(target, (ast.Tuple, ast.List)):
             # Unpacking a tensor op's result (q, r = tf.linalg.qr(x)) gives tensors.
             element = kind if kind[0] == "tensor" else ("unknown", ())

@@ -425,7 +425,13 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
         if not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:  # type: ignore[attr-defined,arg-type]
             continue
         target = call.args[0]  # type: ignore[attr-defined]
+        if isinstance(target, ast.Name) and isinstance(ctx.aliases.get(target.id), ast.Attribute):
+            target = ctx.aliases[target.id]  # ``step = optimizer.step; step = tf.function(step)``
         name = ctx.resolve(target)
+        if (name and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id in ctx.instances):
+            # ``tf.function(optimizer.step)`` with ``optimizer = GANOptimizer(...)``: the class's method
+            name = f"{ctx.instances[target.value.id]}.{target.attr}"
         if name:
             options = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}  # type: ignore[attr-defined]
             scope_prefix = "" if ctx.scope.is_module else ctx.scope.qualname + ".<locals>."

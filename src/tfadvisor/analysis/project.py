@@ -533,7 +533,20 @@ class Project:
         def own(linked: Linked) -> bool:
             fn = linked.fn
             return bool(fn.model_calls or fn.training_ops or (fn.long_loops and fn.tensor_ops))
-        return self.fold(own, lambda a, b: a or b, through_guarded=False)
+        # Work inside callees that are tf.functions already runs as a graph: it does not make
+        # decorating their caller pay.
+        out: dict[str, bool] = {}
+        for component in self._components:
+            value = any(own(self.functions[f]) for f in component)
+            members = set(component)
+            for fid in component:
+                for site, target in self.functions[fid].callees:
+                    if (target.id not in members and not site.guarded and not self.functions[target.id].decorated
+                            and out[target.id]):
+                        value = True
+            for fid in component:
+                out[fid] = value
+        return out
 
     @cached_property
     def side_effect(self) -> dict[str, tuple[str, str] | None]:

@@ -97,7 +97,7 @@ class FunctionSummary:
     returns_tensor: bool = False
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
-    training_ops: int = 0  # tf.GradientTape, .gradient(), .apply_gradients(), .minimize(): a train step
+    training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)

@@ -61,8 +61,10 @@ TENSOR_METHODS = frozenset(
      "minimize", "update_state", "result", "reset_state", "watch", "jacobian", "batch_jacobian"}
 )
 EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
-# Methods of a training step: gradients and their application (with ``tf.GradientTape``).
-TRAINING_METHODS = frozenset({"gradient", "apply_gradients", "minimize", "jacobian", "batch_jacobian"})
+# Methods that compute gradients (with ``tf.GradientTape``): the heart of a training step.
+# ``apply_gradients`` alone is not among them: applying gradients computed by a tf.function is a
+# few ops per variable.
+TRAINING_METHODS = frozenset({"gradient", "minimize", "jacobian", "batch_jacobian"})
 
 PRIMITIVE_ANNOTATIONS = frozenset({"int", "float", "bool", "str", "bytes", "complex"})
 TENSOR_ANNOTATION_SUFFIXES = ("Tensor", "Variable", "RaggedTensor", "SparseTensor", "TensorLike", "KerasTensor")
