@@ -53,12 +53,17 @@ class Item:
     extra: dict = field(default_factory=dict)
 
 
-def run_check(corpus: str, reports: str | None) -> dict[str, dict]:
-    """repo name -> check's JSON report, run from the repository's root (paths relative to it)."""
+def run_check(corpus: str, reports: str | None, split: str = "all") -> dict[str, dict]:
+    """repo name -> check's JSON report, run from the repository's root (paths relative to it).
+
+    ``split``: "tuning" (the repositories the rules were tuned on), "fresh" (added after, never
+    looked at while tuning) or "all"."""
     from tfadvisor.check import check_paths
 
     out = {}
     for repo in load_repos():
+        if split != "all" and repo.get("split", "tuning") != split:
+            continue
         root = os.path.join(corpus, repo["name"])
         if not os.path.isdir(root):
             print(f"{repo['name']}: not extracted under {corpus} (run extract.py)", file=sys.stderr)
@@ -224,12 +229,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--split", choices=("tuning", "fresh", "all"), default="all",
+                        help="which repositories: tuned on, added after tuning, or all")
     parser.add_argument("--reports", help="cache check's JSON reports here (reused when present)")
     parser.add_argument("--judgments", default=JUDGMENTS)
     parser.add_argument("--show-unjudged", action="store_true", help="print unjudged sampled items with source")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args(argv)
-    reports = run_check(args.corpus, args.reports)
+    reports = run_check(args.corpus, args.reports, args.split)
     items = items_of(reports)
     population = Counter(f"{i.kind}:{i.stratum}" for i in items)
     sample = draw(items, args.seed)

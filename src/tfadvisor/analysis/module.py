@@ -63,7 +63,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
     summary.wrapped = _wrapped(module_ctx)
-    summary.function_wrappers = references.function_wrappers(tree, module_ctx)
+    summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
     _add_references(summary, references.scan(module_ctx), None)
     for rule in rules:
         hook = getattr(rule, "check_module", None)

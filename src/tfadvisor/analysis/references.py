@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context, tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import Scope
 
 _RECEIVER_METHODS = (graph_context.TRACING_DATASET_METHODS | graph_context.TRACING_STRATEGY_METHODS
                      | graph_context.TRACING_CRITICAL_SECTION_METHODS | graph_context.NEEDS_GRAPH_METHODS
@@ -100,33 +101,47 @@ def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
     return []
 
 
-def function_wrappers(module: ast.Module, ctx: ScopeContext) -> list[str]:
+def function_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:
     """Module-level names that stand for ``tf.function``: ``def function(fn, **kw): return
-    tf.function(fn, ...)`` and ``function = functools.partial(tf.function, ...)`` or ``= tf.function``."""
+    tf.function(fn, ...)`` and ``function = functools.partial(tf.function, ...)`` or ``= tf.function``.
+
+    Looks only at the calls the scope index already holds (a module-level function and the
+    functions nested in it), so the cost is one resolve per call, not a walk per function."""
     out: list[str] = []
-    for stmt in module.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps_tf_function(stmt, ctx):
-            out.append(stmt.name)
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            value = stmt.value
-            if isinstance(value, ast.Call) and ctx.call_name(value) in ("functools.partial", "partial") and value.args:
-                value = value.args[0]
-            if isinstance(value, (ast.Name, ast.Attribute)) and tfapi.is_tf_function(ctx.resolve(value)):
-                out.append(stmt.targets[0].id)
+    for scope in module.children:
+        node = scope.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps_tf_function(scope, ctx):
+            out.append(node.name)
+    for stmt in module.nodes(ast.Assign):
+        assert isinstance(stmt, ast.Assign)
+        if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or ctx.enclosing(stmt):
+            continue
+        value = stmt.value
+        if isinstance(value, ast.Call) and ctx.call_name(value) in ("functools.partial", "partial") and value.args:
+            value = value.args[0]
+        if isinstance(value, (ast.Name, ast.Attribute)) and tfapi.is_tf_function(ctx.resolve(value)):
+            out.append(stmt.targets[0].id)
     return out
 
 
-def _wraps_tf_function(fn: ast.FunctionDef | ast.AsyncFunctionDef, ctx: ScopeContext) -> bool:
-    """A function whose first parameter goes to ``tf.function`` (directly or in a nested decorator
-    factory): ``return tf.function(fn, autograph=False)``."""
-    args = [*fn.args.posonlyargs, *fn.args.args]
-    first = args[0].arg if args else None
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call) and tfapi.is_tf_function(ctx.resolve(node.func)):
-            if first is None:
-                return True
-            if node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in (first, "func", "fn", "f"):
-                return True
-            if not node.args and any(isinstance(n, ast.Name) and n.id == first for n in ast.walk(fn)):
+def _wraps_tf_function(scope: Scope, ctx: ScopeContext) -> bool:
+    """A function whose parameter goes to ``tf.function`` (directly or in a nested decorator
+    factory): ``return tf.function(fn, autograph=False)``, ``tf.function(*args, **kwargs)``."""
+    names: set[str] = set()
+    stack = [scope]
+    while stack:
+        current = stack.pop()
+        stack.extend(current.children)
+        node = current.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            names.update(a.arg for a in (*args.posonlyargs, *args.args, args.vararg) if a is not None)
+        for call in current.nodes(ast.Call):
+            assert isinstance(call, ast.Call)
+            if not tfapi.is_tf_function(ctx.imports.resolve(call.func)):
+                continue
+            if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
+                return True  # ``tf.function(*args, **kwargs)``, ``partial``-style factories
+            if isinstance(call.args[0], ast.Name) and call.args[0].id in names:
                 return True
     return False
