@@ -150,3 +150,21 @@ def test_id_helpers_round_trip() -> None:
     assert local_id("dir/a.py::f.<locals>.g#2") == "f.<locals>.g#2"
     assert split_local_id("f.<locals>.g#2") == ("f.<locals>.g", 2)
     assert split_local_id("f") == ("f", 1)
+
+
+def test_run_attaches_what_it_observed_to_the_definition_that_ran(here: Path, schema_valid) -> None:
+    """`run` observes functions by code object; its first line (the decorator) picks the entry."""
+    from tfadvisor.check import check_paths
+    from tfadvisor.runtime.observe import FunctionStats
+    from tfadvisor.runtime.run_report import _static_index, _static_match
+
+    (here / "train.py").write_text(MODULE)
+    index = _static_index(check_paths(["train.py"], jobs=1))
+
+    def ran(line: int) -> str:
+        stats = FunctionStats(qualname="train_step", module="__main__", filename=str(here / "train.py"),
+                              line=line, function=lambda x: x)
+        return _static_match(index, stats).id
+
+    assert ran(6) == "train.py::train_step"  # @tf.function on line 6, def on 7
+    assert ran(18) == "train.py::train_step#2"
