@@ -18,3 +18,15 @@ def without_ipython(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     cells._manager.cache_clear()
     yield
     cells._manager.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def ipython_shell(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """A real IPython shell, as a notebook kernel runs cells (its profile in a temporary folder)."""
+    import os
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    os.environ["IPYTHONDIR"] = str(tmp_path_factory.mktemp("ipython"))
+    yield InteractiveShell.instance()
+    InteractiveShell.clear_instance()

@@ -8,11 +8,13 @@ into one line (or drops leading blank lines) we keep blank lines in its place, s
 Python is line N of the cell and every finding points at the cell's own line.
 
 Without IPython (it is a dependency, but an install may lack it) ``_fallback`` reads the same
-syntax by hand, less faithfully: a notebook is never read worse than by blanking magic lines.
+syntax by hand, less faithfully (no ``>>>`` prompts, cruder help and magic detection), and never
+worse than blanking magic lines did before.
 """
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import textwrap
@@ -123,6 +125,7 @@ def _with_ipython(text: str, manager: Any) -> CellCode:
         if magic is not None:
             return _magic_cell(source, head, lines, magic, indent)
     python, blocks = _token_transforms(lines, manager)
+    python, blocks = _automagic(python, blocks)
     out = tuple(head + [_line(x) for x in python])
     if len(out) != len(source):
         raise _Unfaithful("line count")
@@ -145,6 +148,58 @@ def _magic_cell(source: tuple[str, ...], head: list[str], lines: list[str], magi
                     notes=(f"%%{magic} body",))
 
 
+def _automagic(lines: list[str], blocks: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
+    """A one-line cell ``pip install x``, ``ls $DIR``: IPython's shell runs it as the magic (automagic,
+    on by default, applies to a cell that is one line after the transforms). Only a line that is not
+    Python is read so: a name the user bound (``ls = 1``) would shadow the magic."""
+    if len(lines) - sum(last - first for first, last in blocks) != 1:  # IPython's lines, without our padding
+        return lines, blocks
+    line = lines[0]
+    match = re.match(r"([ \t]*)([\w.]+)(.*)$", _line(line))
+    if match is None or match.group(2) not in _automagics() or match.group(3).lstrip()[:1] in ("=", ","):
+        return lines, blocks
+    if not _parse_fails(_line(line)):
+        return lines, blocks
+    pre, name, rest = match.groups()
+    call = f"{pre}get_ipython().run_line_magic({name!r}, {rest.lstrip()!r})\n"
+    return [call, *lines[1:]], blocks or [(0, len(lines) - 1)]
+
+
+def _parse_fails(python: str) -> bool:
+    try:
+        compile(python, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return True
+    return False
+
+
+# Line magics and shell aliases of a plain IPython (names only), for when IPython cannot tell us.
+_KNOWN_AUTOMAGICS = frozenset({
+    "alias", "cd", "conda", "env", "history", "load_ext", "ls", "matplotlib", "pip", "pwd", "run", "time",
+    "timeit", "who", "whos", "cat", "cp", "mkdir", "mv", "rm", "rmdir", "ll", "lf", "lk", "ldir", "lx"})
+
+
+@lru_cache(maxsize=1)
+def _automagics() -> frozenset[str]:
+    """The line magics and shell aliases automagic reaches in a plain IPython shell."""
+    try:
+        from IPython.core import magics
+        from IPython.core.alias import default_aliases
+        from IPython.core.magic import Magics
+    except Exception:  # noqa: BLE001 - without IPython: the usual names
+        return _KNOWN_AUTOMAGICS
+    names: set[str] = set()
+    for attr in dir(magics):
+        try:
+            found = getattr(magics, attr)
+        except Exception:  # noqa: BLE001 - a lazily imported magics module that fails to import
+            continue
+        if isinstance(found, type) and issubclass(found, Magics):
+            names.update(found.magics.get("line", {}))
+    names.update(name for name, _ in default_aliases())
+    return frozenset(names) or _KNOWN_AUTOMAGICS
+
+
 def _token_transforms(lines: list[str], manager: Any) -> tuple[list[str], list[tuple[int, int]]]:
     """IPython's token transforms one at a time, each padded back to the lines it replaced."""
     blocks: list[tuple[int, int]] = []
@@ -165,7 +220,7 @@ def _token_transforms(lines: list[str], manager: Any) -> tuple[list[str], list[t
 # -- without IPython ----------------------------------------------------------------------------
 
 _ESCAPE = re.compile(r"^[ \t]*(%|!|\?)")
-_ASSIGN_FROM_ESCAPE = re.compile(r"^([ \t]*[\w.,\[\]() \t]+?)[ \t]*=[ \t]*[%!]\s*\w")
+_ASSIGN_FROM_ESCAPE = re.compile(r"^([ \t]*[\w.,\[\]() \t]+?)[ \t]*=[ \t]*(!|%\w)")
 _HELP = re.compile(r"^[ \t]*(%{0,2}\??[\w.*]+(\[-?\d+\])*\?\??)[ \t]*$")
 
 
@@ -183,8 +238,8 @@ def _continues(lines: list[str]) -> bool:
 
 
 def _fallback(text: str) -> CellCode:
-    """The cell read by hand: magics, shell escapes and help lines become blank (or ``pass`` where a
-    block needs a statement, ``x = None`` for ``x = !cmd``), continuation lines included."""
+    """The cell read by hand: a magic, shell escape or help line becomes ``pass`` (``x = None`` for
+    ``x = !cmd``) where IPython puts its call, and its continuation lines blank."""
     source = tuple(text.splitlines())
     lead = _leading_blank(list(source))
     body = list(source[lead:])
@@ -210,15 +265,11 @@ def _fallback(text: str) -> CellCode:
         last = index
         while dedented[last].rstrip().endswith("\\") and last + 1 < len(dedented):
             last += 1
-        if assign:
-            replacement = assign.group(1) + " = None"
-        else:
-            own = line[: len(line) - len(line.lstrip())]
-            opener = next((x for x in reversed(out) if x.strip()), "")
-            needs_statement = opener.rstrip().endswith(":") and len(own) > len(opener) - len(opener.lstrip())
-            replacement = own + "pass" if needs_statement else ""
-        out.append(replacement)
+        # A statement where IPython puts its call (a block may need one), with the line's indentation.
+        out.append(assign.group(1) + " = None" if assign else line[: len(line) - len(line.lstrip())] + "pass")
         out.extend("" for _ in range(index + 1, last + 1))
-        blocks.append((index + lead, last + lead))
+        blocks.append((index, last))
         index = last + 1
-    return CellCode(tuple(head + out), source, tuple(blocks), indent=indent, faithful=False)
+    out_lines, blocks = _automagic([x + "\n" for x in out], blocks)
+    return CellCode(tuple(head + [_line(x) for x in out_lines]), source,
+                    tuple((a + lead, b + lead) for a, b in blocks), indent=indent, faithful=False)
