@@ -67,6 +67,7 @@ def test_skipped_cells_in_every_format(reports: dict[str, Report]) -> None:
 
     page = render(report, "html")
     assert "Notebook cells that were skipped" in page and "cell 3, line 2: not Python: invalid syntax" in page
+    assert "bad_cells.ipynb cell 4, line 2</span>" in page  # where train_step is defined
 
     data = json.loads(render(report, "json"))
     assert Report.from_dict(data).files[0].skipped_cells == status.skipped_cells

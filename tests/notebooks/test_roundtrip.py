@@ -113,3 +113,31 @@ def test_without_ipython_no_fixture_is_read_worse(notebook: Path, schema_valid, 
     expected, skipped = EXPECTED[notebook.stem]
     assert [(c["cell"], c["line"]) for c in data["files"][0]["skipped_cells"]] == skipped
     assert [(f["cell"], f["cell_line"]) for f in data["findings"] if f["rule"] == "TF201"] == expected
+
+
+STEP = ("def {name}(x):\n    for _ in tf.range(10):\n"
+        "        x = tf.matmul(x, w) + tf.nn.relu(x) * 0.5 - tf.reduce_mean(x)\n    return tf.reduce_sum(x)\n"
+        "for _ in range(100):\n    {name}(tf.ones([4, 4]))")
+
+
+def test_decorators_added_around_ipython_syntax(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, schema_valid) -> None:
+    """`decorate` adds a line inside cells with IPython syntax: it stays, lines below it move."""
+    monkeypatch.chdir(tmp_path)
+    book = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import tensorflow as tf\nw = tf.Variable(tf.ones([4, 4]))"),
+        nbformat.v4.new_code_cell("%%time\n!echo start \\\n    now\n" + STEP.format(name="train_step")),
+        nbformat.v4.new_code_cell("\n".join("    " + line for line in STEP.format(name="eval_step").splitlines())
+                                  + "\n    %time eval_step(tf.ones([4, 4]))"),
+    ])
+    nbformat.write(book, "nb.ipynb")
+    verdicts = {f["id"]: f["verdict"] for f in _check(Path("nb.ipynb"), schema_valid)["functions"]}
+    assert verdicts == {"nb.ipynb::train_step": "decorate", "nb.ipynb::eval_step": "decorate"}
+    code, out = _cli("fix", "nb.ipynb")
+    assert code == 0, out
+    cells = [c.source for c in nbformat.read("nb.ipynb", as_version=4).cells]
+    assert cells[1] == "%%time\n!echo start \\\n    now\n@tf.function\n" + STEP.format(name="train_step")
+    assert cells[2].startswith("    @tf.function\n    def eval_step(x):\n")
+    assert cells[2].endswith("\n    %time eval_step(tf.ones([4, 4]))")
+    again = _check(Path("nb.ipynb"), schema_valid)["functions"]
+    assert [(f["id"], f["verdict"], f["decorated"]) for f in again] == [
+        ("nb.ipynb::train_step", "keep", True), ("nb.ipynb::eval_step", "keep", True)]

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from tfadvisor import __version__
-from tfadvisor.model import Finding, FunctionReport, Report
+from tfadvisor.model import Finding, FunctionReport, Report, local_id
 from tfadvisor.report._html_assets import CSS, SCRIPT, content_security_policy
 from tfadvisor.report._rules import rule_info
 from tfadvisor.report._source import char_col, view
@@ -88,9 +88,10 @@ def _function_row(fn: FunctionReport) -> str:
     m = fn.measurement
     saving = projected_saving_s(fn)
     saved = m.saved_s if m is not None else None
+    where = f":{fn.line}" if fn.cell is None else f" cell {fn.cell}, line {fn.cell_line}"
     cells = [
-        f'<td data-sort="{_e(fn.id)}"><code>{_e(fn.qualname)}</code><br>'
-        f'<span class="muted">{_e(fn.path)}:{fn.line}</span></td>',
+        f'<td data-sort="{_e(fn.id)}"><code>{_e(local_id(fn.id))}</code><br>'
+        f'<span class="muted">{_e(fn.path)}{_e(where)}</span></td>',
         f'<td data-sort="{VERDICT_ORDER.index(fn.verdict)}">{_verdict_badge(fn.verdict.value)}</td>',
         f"<td>{_reasons(fn.reasons)}</td>",
         f'<td title="{_e("; ".join(fn.assumptions))}">{_e(fn.confidence)}</td>',
