@@ -5,7 +5,9 @@ IPython turns a cell into Python before running it: ``!cmd`` and ``%magic`` beco
 runs its body, an indented cell is dedented. We use IPython's own transformer
 (``IPython.core.inputtransformer2``) with one difference: where IPython joins a continued command
 into one line (or drops leading blank lines) we keep blank lines in its place, so that line N of the
-Python is line N of the cell and every finding points at the cell's own line.
+Python is line N of the cell and every finding points at the cell's own line. A one-line cell that
+is not Python but starts with a line magic or shell alias (``pip install x``) is read as IPython's
+shell runs it (automagic).
 
 Without IPython (it is a dependency, but an install may lack it) ``_fallback`` reads the same
 syntax by hand, less faithfully (no ``>>>`` prompts, cruder help and magic detection), and never
@@ -19,7 +21,7 @@ import io
 import re
 import textwrap
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -41,7 +43,6 @@ class CellCode:
     not_python: str | None = None  # why nothing in the cell is Python (``%%bash cell``)
     indent: str = ""  # the indentation IPython removed from every line (an indented cell)
     faithful: bool = True  # read by IPython's own transformer (False: by ``_fallback``)
-    notes: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def text(self) -> str:
@@ -144,8 +145,7 @@ def _magic_cell(source: tuple[str, ...], head: list[str], lines: list[str], magi
     if len(out) != len(source):
         raise _Unfaithful("line count")
     blocks = ((first, first), *((a + first + 1, b + first + 1) for a, b in body.ipython))
-    return CellCode(out, source, blocks, indent=indent, faithful=faithful and body.faithful,
-                    notes=(f"%%{magic} body",))
+    return CellCode(out, source, blocks, indent=indent, faithful=faithful and body.faithful)
 
 
 def _automagic(lines: list[str], blocks: list[tuple[int, int]]) -> tuple[list[str], list[tuple[int, int]]]:
