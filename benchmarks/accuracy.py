@@ -457,12 +457,22 @@ def main(argv: list[str] | None = None) -> int:
     print_tables(labels, static, measured)
     if args.write_docs:
         args.docs.parent.mkdir(parents=True, exist_ok=True)
-        text = render_markdown(labels, static, static_s, measured, fresh)
+        text = render_markdown(labels, static, static_s, measured, fresh) + kept_sections(args.docs)
         tmp = args.docs.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(args.docs)
         print(f"\nwrote {args.docs}")
     return 0
+
+
+# Sections of docs/benchmarks.md that other benchmarks keep (notebooks/evaluate.py's figures) follow
+# this line; regenerating the accuracy part leaves them as they are.
+KEPT = "<!-- sections below come from other benchmarks; accuracy.py --write-docs keeps them -->"
+
+
+def kept_sections(docs: Path) -> str:
+    old = docs.read_text() if docs.exists() else ""
+    return "\n" + old[old.index(KEPT):] if KEPT in old else ""
 
 
 if __name__ == "__main__":

@@ -44,8 +44,8 @@ def git(git_dir: str, *args: str, data: bool = False) -> bytes:
     return subprocess.run(["git", f"--git-dir={git_dir}", *args], check=True, capture_output=True).stdout
 
 
-def extract(repo: dict, git_dir: str, out: str) -> tuple[int, list[str]]:
-    """Write the repo's files; (files written, paths the mirror does not hold)."""
+def extract(repo: dict, git_dir: str, out: str, suffixes: tuple[str, ...] = SUFFIXES) -> tuple[int, list[str]]:
+    """Write the repo's files ending in ``suffixes``; (files written, paths the mirror does not hold)."""
     listing = git(git_dir, "ls-tree", "-r", "-z", repo["commit"]).split(b"\0")
     include = tuple(p.rstrip("/") + "/" for p in repo.get("include", []))
     wanted: list[tuple[str, str]] = []
@@ -55,7 +55,7 @@ def extract(repo: dict, git_dir: str, out: str) -> tuple[int, list[str]]:
         meta, path_bytes = entry.split(b"\t", 1)
         mode, kind, sha = meta.decode().split()
         path = path_bytes.decode("utf-8", "surrogateescape")
-        if kind != "blob" or mode == "120000" or not path.endswith(SUFFIXES):
+        if kind != "blob" or mode == "120000" or not path.endswith(suffixes):
             continue
         if include and not path.startswith(include):
             continue

@@ -26,6 +26,7 @@ from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report
 from tfadvisor.rules import selected
 from tfadvisor.rules.base import Rule
 from tfadvisor.sources import SourceError, discover, read_source
+from tfadvisor.sources.notebook import PARSE_FLAGS
 
 _ACTIONABLE = (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE, Verdict.FIX_FIRST)
 PARALLEL_THRESHOLD = 48  # files; below this, starting workers costs more than it saves
@@ -59,11 +60,13 @@ def display_path(path: str) -> str:
     return rel.replace(os.sep, "/")
 
 
-def _parse(text: str, filename: str) -> ast.Module:
-    """``ast.parse`` without Python's SyntaxWarnings (invalid escapes, ``1()``): not ours to show."""
+def _parse(text: str, filename: str, notebook: bool = False) -> ast.Module:
+    """``ast.parse`` without Python's SyntaxWarnings (invalid escapes, ``1()``): not ours to show.
+    Notebook cells may ``await`` at top level, as IPython runs them."""
+    flags = PARSE_FLAGS if notebook else ast.PyCF_ONLY_AST
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(text, filename=filename)
+        return compile(text, filename, "exec", flags, dont_inherit=True)
 
 
 def analyze_file(path: str, codes: tuple[str, ...]) -> tuple[FileStatus, ModuleSummary | None]:
@@ -71,12 +74,12 @@ def analyze_file(path: str, codes: tuple[str, ...]) -> tuple[FileStatus, ModuleS
     shown = display_path(path)
     try:
         source = read_source(path)
-        tree = _parse(source.text, shown)
+        tree = _parse(source.text, shown, source.notebook)
         name, is_package = module_name(path)
         rules = [cls() for cls in _rule_classes(codes)]
         summary = summarize(tree, shown, name, is_package, source.text, rules)
         summary.cell_map = source.cell_map
-        return FileStatus(shown), summary
+        return FileStatus(shown, skipped_cells=source.skipped_cells), summary
     except SourceError as exc:
         return FileStatus(shown, "error", str(exc)), None
     except SyntaxError as exc:
@@ -177,11 +180,12 @@ def check_paths(paths: Iterable[str], *, config: Config | None = None, jobs: int
     return build_report([s for _, s in results], [f for f, _ in results], rules, config)
 
 
-def check_source(text: str, path: str = "<string>.py", config: Config | None = None) -> Report:
+def check_source(text: str, path: str = "<string>.py", config: Config | None = None,
+                 notebook: bool = False) -> Report:
     """Analyse one source text (rule examples, notebooks in IPython, tests)."""
     config = config or Config()
     rules = selected(config.select, config.ignore)
-    tree = _parse(text, path)
+    tree = _parse(text, path, notebook)
     summary = summarize(tree, path, os.path.splitext(os.path.basename(path))[0], False, text,
                         [cls() for cls in rules])
     return build_report([summary], [FileStatus(path)], rules, config)
@@ -235,7 +239,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             if hit.rule not in by_code:
                 continue
             if hit.callee is not None:
-                target = _decorated_callee(project, None, mod.module, hit)
+                target = _decorated_callee(project, None, mod.module, hit, mod.path)
                 if target is None:
                     continue
                 about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
@@ -297,7 +301,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                 findings.append(_finding(rule, hit, project.functions[fid], decision.confidence == "speculative"))
 
     findings = _apply_suppressions(findings, modules, config)
-    _locate_cells(findings, modules)
+    _locate_cells([*findings, *reports], modules)
     findings.sort(key=Finding.sort_key)
     reports.sort(key=lambda r: (r.path, r.line))
     return Report(files=files, functions=reports, findings=findings, command="check")
@@ -318,9 +322,9 @@ def _speculative(hit: Hit, linked: Linked) -> bool | None:
     return True
 
 
-def _decorated_callee(project: Project, caller, module: str, hit: Hit) -> str | None:  # type: ignore[no-untyped-def]
+def _decorated_callee(project: Project, caller, module: str, hit: Hit, path: str | None = None) -> str | None:  # type: ignore[no-untyped-def]
     """The id of the tf.function a hit with ``callee`` is about, or None if the hit does not stand."""
-    target = project.resolve(caller, module, hit.callee or "")
+    target = project.resolve(caller, module, hit.callee or "", hit.line, path)
     return target.id if target is not None and project.functions[target.id].decorated else None
 
 
@@ -378,10 +382,11 @@ def _apply_suppressions(findings: list[Finding], modules: list[ModuleSummary], c
     return out
 
 
-def _locate_cells(findings: list[Finding], modules: list[ModuleSummary]) -> None:
+def _locate_cells(items: Sequence[Finding | FunctionReport], modules: list[ModuleSummary]) -> None:
+    """Notebooks: the cell and line in cell of each finding and each function's ``def``."""
     maps = {m.path: m.cell_map for m in modules if m.cell_map}
-    for finding in findings:
-        cell_map = maps.get(finding.path)
-        if cell_map and 1 <= finding.line <= len(cell_map):
-            cell, line = cell_map[finding.line - 1]
-            finding.cell, finding.cell_line = cell + 1, line + 1
+    for item in items:
+        cell_map = maps.get(item.path)
+        if cell_map and 1 <= item.line <= len(cell_map):
+            cell, line = cell_map[item.line - 1]
+            item.cell, item.cell_line = cell + 1, line + 1

@@ -15,8 +15,6 @@ Importing this module never imports TensorFlow; only profiling does, in the chil
 from __future__ import annotations
 
 import argparse
-import ast
-import re
 import shlex
 from dataclasses import dataclass, field
 from html import escape
@@ -26,8 +24,6 @@ from tfadvisor.model import Finding, Report, Verdict
 from tfadvisor.report._summary import format_seconds, summarize
 
 NOTEBOOK_PATH = "<notebook>.py"
-
-_MAGIC_LINE = re.compile(r"^\s*([%!]|[\w.,\s]+=\s*[%!])")
 
 
 # -- the In[] history as one checkable text ----------------------------------------------------------
@@ -47,32 +43,14 @@ class History:
         return None
 
 
-def _python_lines(cell: str) -> list[str]:
-    """The cell's lines with magics and shell escapes blanked (line numbers stay put)."""
-    lines = cell.splitlines()
-    if cell.lstrip().startswith("%%"):
-        return [""] * len(lines)
-    return ["" if _MAGIC_LINE.match(line) or line.rstrip().endswith("?") else line for line in lines]
-
-
 def join_cells(cells: list[tuple[int, str]]) -> History:
-    """Join ``(cell number, source)`` pairs; cells that do not parse are left out and listed."""
-    text_lines: list[str] = []
-    history = History(text="")
-    for number, source in cells:
-        lines = _python_lines(source)
-        if not any(line.strip() for line in lines):
-            continue
-        try:
-            ast.parse("\n".join(lines))
-        except SyntaxError as exc:
-            history.skipped.append((number, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
-            continue
-        for i, line in enumerate(lines, 1):
-            text_lines.append(line)
-            history.cell_map.append((number, i))
-    history.text = "\n".join(text_lines) + "\n"
-    return history
+    """Join ``(cell number, source)`` pairs the way ``tfadvisor check`` joins a notebook's cells (as
+    IPython reads them, line for line); cells that do not parse are left out and listed."""
+    from tfadvisor.sources.notebook import join_cells as join
+
+    source = join(NOTEBOOK_PATH, [(number - 1, text) for number, text in cells])
+    return History(text=source.text, cell_map=[(cell + 1, line + 1) for cell, line in source.cell_map],
+                   skipped=[(c.cell, c.reason + (f" (line {c.line})" if c.line else "")) for c in source.skipped_cells])
 
 
 def notebook_cells(ipython: Any) -> list[tuple[int, str]]:
@@ -86,7 +64,7 @@ def check_history(cells: list[tuple[int, str]]) -> tuple[Report, History]:
     from tfadvisor.check import check_source
 
     history = join_cells(cells)
-    report = check_source(history.text, NOTEBOOK_PATH)
+    report = check_source(history.text, NOTEBOOK_PATH, notebook=True)
     for finding in report.findings:
         where = history.locate(finding.line)
         if where is not None:
@@ -246,7 +224,8 @@ def _static_for(ipython: Any, fn: Any) -> tuple[Any, History | None]:
     except Exception:  # noqa: BLE001 - static facts are a bonus; profiling goes on without them
         return None, None
     qualname = getattr(fn, "__qualname__", None)
-    return next((f for f in report.functions if f.qualname == qualname), None), history
+    defined = [f for f in report.functions if f.qualname == qualname]  # the last run is the one live
+    return (defined[-1] if defined else None), history
 
 
 def profile_magic(ipython: Any, line: str) -> NotebookResult | None:

@@ -48,12 +48,58 @@ Role = Literal["compute", "builder", "io", "other"]
 
 
 @dataclass
+class SkippedCell:
+    """A notebook cell left out of the analysis: not Python even the way IPython reads cells."""
+
+    cell: int  # 1-based, counted as Jupyter does (markdown cells included)
+    line: int | None  # line in the cell, 1-based, when the reason has one
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"cell {self.cell}" + (f", line {self.line}" if self.line else "")
+        return f"{where}: {self.reason}"
+
+
+@dataclass
 class FileStatus:
-    """One input file: read and parsed (``ok``) or not (``error`` with a one-line reason)."""
+    """One input file: read and parsed (``ok``) or not (``error`` with a one-line reason).
+
+    A notebook is ``ok`` when some of its cells do not parse: those are listed in
+    ``skipped_cells`` and every other cell is analysed.
+    """
 
     path: str
     status: Literal["ok", "error"] = "ok"
     error: str | None = None
+    skipped_cells: list[SkippedCell] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """One line for people: ``analysed``, ``analysed, 2 cells skipped`` or the error."""
+        if self.status == "error":
+            return self.error or "error"
+        skipped = len(self.skipped_cells)
+        return "analysed" + (f", {skipped} cell{'s' if skipped != 1 else ''} skipped" if skipped else "")
+
+
+def function_id(path: str, qualname: str, definition: int = 1) -> str:
+    """A function's id: ``path::qualname``. A file that defines the same qualname again (a notebook
+    redefining ``train_step`` in a later cell) gives its n-th definition, n >= 2, the id
+    ``path::qualname#n``, counted in source order (cell order for notebooks)."""
+    return f"{path}::{qualname}" + (f"#{definition}" if definition > 1 else "")
+
+
+def local_id(fid: str) -> str:
+    """``qualname`` or ``qualname#n``: the part of an id that finds the definition in its file."""
+    return fid.rsplit("::", 1)[-1]
+
+
+def split_local_id(local: str) -> tuple[str, int]:
+    """(qualname, n) for ``qualname#n``; n is 1 for a plain qualname."""
+    qualname, sep, number = local.rpartition("#")
+    if sep and number.isdigit() and int(number) >= 2:
+        return qualname, int(number)
+    return local, 1
 
 
 @dataclass
@@ -156,6 +202,9 @@ class FunctionReport:
     confidence: Confidence = "certain"
     assumptions: list[str] = field(default_factory=list)
     measurement: Measurement | None = None
+    # Notebooks: where the ``def`` is (``line`` indexes the cells joined, as findings' ``line``).
+    cell: int | None = None
+    cell_line: int | None = None
 
 
 @dataclass
@@ -195,7 +244,7 @@ class Report:
             )
         try:
             return cls(
-                files=[_build(FileStatus, f) for f in data.get("files", [])],
+                files=[_file_from_dict(f) for f in data.get("files", [])],
                 functions=[_function_from_dict(f) for f in data.get("functions", [])],
                 findings=[_finding_from_dict(f) for f in data.get("findings", [])],
                 command=data.get("command", "check"),
@@ -230,6 +279,12 @@ def _build(cls: type, data: dict[str, Any]) -> Any:
     """Construct a dataclass from a dict, ignoring unknown keys (later schema additions)."""
     names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _file_from_dict(d: dict[str, Any]) -> FileStatus:
+    status = _build(FileStatus, d)
+    status.skipped_cells = [_build(SkippedCell, c) for c in d.get("skipped_cells") or []]
+    return status
 
 
 def _finding_from_dict(d: dict[str, Any]) -> Finding:

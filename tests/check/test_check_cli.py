@@ -60,7 +60,6 @@ def test_select_and_ignore(tmp_path: Path) -> None:
 BAD_INPUTS = {
     "syntax.py": b"def f(:\n    pass\n",
     "binary.py": b"\x00\x01\x02binary",
-    "empty.py": b"",
     "latin1.py": b"x = '\xe9'\n",
     "deep.py": b"x = " + b"(" * 10000 + b"1" + b")" * 10000 + b"\n",
     "notjson.ipynb": b"{not json",
@@ -84,6 +83,18 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, schema_valid
     assert "MB" in status["big.py"]["error"]
     assert code in (0, 1)  # bad files are not usage errors
     assert any(fn["id"] == "ok.py::f" for fn in data["functions"])
+
+
+def test_an_empty_or_blank_module_is_valid_python(tmp_path: Path, schema_valid) -> None:
+    """Issue 13: ``empty.py`` is a module Python imports without a word; check says ok too."""
+    (tmp_path / "empty.py").write_bytes(b"")
+    (tmp_path / "blank.py").write_bytes(b"\n   \n\t\n")
+    code, out = run("check", "empty.py", "blank.py", "-f", "json", cwd=tmp_path)
+    data = json.loads(out)
+    schema_valid(data)
+    assert [(f["path"], f["status"], f["error"]) for f in data["files"]] == [
+        ("empty.py", "ok", None), ("blank.py", "ok", None)]
+    assert code == 0 and data["functions"] == [] and data["findings"] == []
 
 
 def test_pep263_coding_cookie_is_honoured(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ import tensorflow as tf
 
 @tf.function
 def step(x):
-    print("tracing")
+    print("x is", x)
     noise = np.random.normal()
     return tf.square(x) + noise
 """

@@ -119,3 +119,23 @@ def test_many_measured_functions_are_capped_and_said_so() -> None:
     assert f"The {MAX_BARS} largest of 40" in figures["time-saved"].caption
     assert f"The {MAX_CURVES} functions with the largest effect of 40" in figures["break-even"].caption
     assert "f39" in figures["time-per-call"].svg and "f0 " not in figures["time-per-call"].svg
+
+
+def test_run_table_is_written_for_people() -> None:
+    """Issue 13: units and words, never raw field names and values (``memory_budget_bytes 536870912``)."""
+    run = {"target": "train.py", "module": False, "argv": ["--epochs", "2"], "exit_status": 0, "outcome": "ok",
+           "error": None, "wall_s": 12.5, "observed_functions": 7, "replayed_functions": 3, "budget_s": 60.0,
+           "replay_s": 4.25, "replay_interrupted": False, "memory_budget_bytes": 536870912,
+           "memory_used_bytes": 3 * 2 ** 20 + 2 ** 19, "projected_saved_s": 0.75, "table": [{"rank": 1}],
+           "gpu_warmup_s": 0.002}
+    page = render(Report(command="run", run=run), "html")
+    section = page[page.index('<section id="run">'):]
+    section = section[:section.index("</section>")]
+    rows = dict(re.findall(r"<th scope=row>([^<]+)</th><td>([^<]*)</td>", section))
+    assert rows == {
+        "program": "train.py", "run as": "a script", "arguments": "--epochs 2", "exit status": "0",
+        "the program": "ended normally", "wall time": "12.50 s", "functions observed": "7",
+        "functions measured": "3", "measuring budget": "60.00 s", "time spent measuring": "4.25 s",
+        "measuring interrupted": "no", "memory allowed for recorded calls": "512 MiB",
+        "memory used by recorded calls": "3.5 MiB", "projected saving": "+750 ms", "gpu warmup": "2 ms"}
+    assert not re.search(r"_bytes|_s\b|\bFalse\b|536870912", section)

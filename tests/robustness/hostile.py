@@ -45,8 +45,8 @@ def build(root: str, *, unreadable: bool) -> dict[str, str]:
 
     write("good.py", GOOD, "ok")
     write("fixable.py", FIXABLE, "ok")
-    write("empty.py", b"", "empty file")
-    write("whitespace.py", b"\n\n   \n", "empty file")
+    write("empty.py", b"", "ok")
+    write("whitespace.py", b"\n\n   \n", "ok")
     write("nul.py", b"import tensorflow as tf\x00\ndef f(x):\n    return x\n", "NUL")
     write("mixed_endings.py", b"import tensorflow as tf\r\n\r\n@tf.function\ndef g(x):\r\n    print(x)\r"
           b"    return tf.square(x)\r\n", "ok")

@@ -185,13 +185,14 @@ def parses(text: str) -> bool:
 
 
 def expected_ids(text: str, path: str) -> set[str]:
-    """Function ids as Python names them (``outer.<locals>.inner``, ``C.m``), found independently."""
-    out: set[str] = set()
+    """Function ids as Python names them (``outer.<locals>.inner``, ``C.m``), found independently;
+    a qualname defined again gets ``#2``, ``#3``... in source order (issue 13)."""
+    found: list[tuple[int, int, str]] = []
 
     def walk(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                out.add(f"{path}::{prefix}{child.name}")
+                found.append((child.lineno, child.col_offset, f"{prefix}{child.name}"))
                 walk(child, f"{prefix}{child.name}.<locals>.")
             elif isinstance(child, ast.ClassDef):
                 walk(child, f"{prefix}{child.name}.")
@@ -199,6 +200,11 @@ def expected_ids(text: str, path: str) -> set[str]:
                 walk(child, prefix)
 
     walk(ast.parse(text), "")
+    seen: dict[str, int] = {}
+    out: set[str] = set()
+    for _, _, qualname in sorted(found):
+        seen[qualname] = seen.get(qualname, 0) + 1
+        out.add(f"{path}::{qualname}" + (f"#{seen[qualname]}" if seen[qualname] > 1 else ""))
     return out
 
 

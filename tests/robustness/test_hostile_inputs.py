@@ -154,8 +154,9 @@ def test_check_gives_every_hostile_file_a_one_line_reason(tree: Tree, schema_val
     assert f"{BIG_BYTES / 1e6:.1f} MB" in status["big.py"]["error"], status["big.py"]  # refused unread
 
 
-def test_empty_package_marker_is_ok_and_other_empty_files_are_reported(tmp_path, schema_valid) -> None:
-    """Issue #2 asks for an empty file to be reported; an empty ``__init__.py`` is normal and is not."""
+def test_empty_and_blank_modules_are_ok(tmp_path, schema_valid) -> None:
+    """Issue #2 had an empty file reported; issue 13 (a new user's rough edge): an empty or blank
+    module is valid Python, like an empty ``__init__.py``, so it is ``ok`` with nothing to say."""
     from tfadvisor.check import check_paths
 
     (tmp_path / "pkg").mkdir()
@@ -164,7 +165,7 @@ def test_empty_package_marker_is_ok_and_other_empty_files_are_reported(tmp_path,
     report = check_paths([str(tmp_path)], jobs=1)
     status = {f.path.rsplit("/", 1)[-1]: f for f in report.files}
     assert status["__init__.py"].status == "ok"
-    assert status["blank.py"].status == "error" and status["blank.py"].error == "empty file"
+    assert status["blank.py"].status == "ok" and status["blank.py"].error is None
     schema_valid(report.to_dict())
 
 

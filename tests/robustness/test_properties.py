@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from tfadvisor.check import analyze_file, check_paths, check_source
 from tfadvisor.cli.main import main
-from tfadvisor.model import Report
+from tfadvisor.model import Report, function_id, local_id, split_local_id
 from tfadvisor.rules import selected
 
 from .conftest import robust_settings
@@ -42,11 +42,16 @@ def assert_consistent(report: Report, schema_valid, text: str | None = None) -> 
     ids = {fn["id"] for fn in data["functions"]}
     assert len(ids) == len(data["functions"]), "duplicate function ids"
     lines = text.count("\n") + 1 if text is not None else None
+    definitions: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for fn in data["functions"]:
-        assert fn["id"] == f"{fn['path']}::{fn['qualname']}"
+        number = split_local_id(local_id(fn["id"]))[1]
+        assert fn["id"] == function_id(fn["path"], fn["qualname"], number)
+        definitions.setdefault((fn["path"], fn["qualname"]), []).append((fn["line"], number))
         assert 1 <= fn["line"] <= fn["end_line"], fn
         if lines is not None:
             assert fn["end_line"] <= lines, fn
+    for found in definitions.values():  # a qualname defined again: #2, #3... in source order
+        assert [n for _, n in sorted(found)] == list(range(1, len(found) + 1)), found
     for finding in data["findings"]:
         assert finding["function"] is None or finding["function"] in ids, finding
         assert finding["line"] >= 1 and finding["col"] >= 0, finding
@@ -185,9 +190,13 @@ def test_unsafe_fix_of_print_is_idempotent(tmp_path) -> None:
     assert path.read_text() == once, second.output
 
 
-def test_notebook_cell_whose_source_is_not_text_is_a_clear_error(tmp_path, schema_valid) -> None:
-    """Regression (found by test_arbitrary_notebook_json): ``"source": [null]`` was an internal error."""
+def test_notebook_cell_whose_source_is_not_text_is_skipped_with_its_reason(tmp_path, schema_valid) -> None:
+    """Regression (found by test_arbitrary_notebook_json): ``"source": [null]`` was an internal error.
+    Issue 13: one bad cell never drops the notebook; it is listed and the other cells analysed."""
     path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps({"cells": [{"cell_type": "code", "source": [None]}], "nbformat": 4}))
+    path.write_text(json.dumps({"cells": [{"cell_type": "code", "source": [None]},
+                                          {"cell_type": "code", "source": "def f(x):\n    return x\n"}],
+                                "nbformat": 4}))
     status, summary = analyze_file(str(path), CODES)
-    assert summary is None and status.error == "notebook cell 1: 'source' is not text"
+    assert status.status == "ok" and [str(c) for c in status.skipped_cells] == ["cell 1: 'source' is not text"]
+    assert summary is not None and [fn.id for fn in summary.functions] == [f"{status.path}::f"]

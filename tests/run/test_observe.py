@@ -110,3 +110,22 @@ def test_module_mode_and_import_hook():
     assert result.exit_status == 4 and result.outcome == "exit"
     keys = {s.key for s in observer.observed()}
     assert {"runpkg.helpers:scale", "__main__:main"} <= keys
+
+
+@pytest.mark.tf
+def test_autograph_never_tries_to_convert_tfadvisors_wrappers():
+    """Issue 13: a tf.function calling observed functions printed "AutoGraph could not transform
+    <bound method Observer._enter ...> ... report this to the TensorFlow team" into the user's
+    output. The wrappers' bookkeeping is an AutoGraph artifact now; the user's code is still
+    converted (``helper``'s tensor ``if`` works in the graph)."""
+    program = os.path.join(FIXTURES, "graph_calls.py")
+    code = ("import sys; from tfadvisor.runtime.session import run_program\n"
+            "result, observer = run_program(sys.argv[1], [])\n"
+            "print(result.outcome, sorted((s.qualname, s.traced_calls > 0) for s in observer.observed()))\n")
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "AUTOGRAPH_VERBOSITY": "1"}
+    out = subprocess.run([sys.executable, "-c", code, program], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "result [8.0, 8.0, 8.0]" in out.stdout
+    assert "ok [('Scaler.scale', True), ('helper', True), ('inner', True), ('step', False)]" in out.stdout
+    for stream in (out.stdout, out.stderr):
+        assert "could not transform" not in stream and "report this to the TensorFlow team" not in stream

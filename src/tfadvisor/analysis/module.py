@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections import defaultdict
 from collections.abc import Iterable
 
 from tfadvisor.analysis import references, state, tfapi
@@ -18,6 +19,7 @@ from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
 from tfadvisor.analysis.summary import (CallSite, ClassSummary, FunctionSummary, Hit, ModuleSummary,
                                         Param)
+from tfadvisor.model import function_id
 
 _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
                   "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
@@ -70,8 +72,11 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         if hook is not None:
             summary.module_hits.extend(hook(module_ctx))
 
+    definitions: dict[str, int] = defaultdict(int)  # a qualname defined again is its own function
     for scope in functions:
-        fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()))
+        definitions[scope.qualname] += 1
+        fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()),
+                               definitions[scope.qualname])
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()),
                            container_attrs.get(_class_of(scope), frozenset()), module_containers)
         _fill_facts(fn, ctx)
@@ -156,7 +161,7 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
 
 
 def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
-                      layer_attrs: frozenset[str]) -> FunctionSummary:
+                      layer_attrs: frozenset[str], definition: int = 1) -> FunctionSummary:
     node = scope.node
     assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     decorator_names = {imports.resolve(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
@@ -171,7 +176,7 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
             kwargs = {k.arg: ast.unparse(k.value) for k in dec.keywords if k.arg} if isinstance(dec, ast.Call) else {}
             decorators.append((name, kwargs))
     return FunctionSummary(
-        id=f"{path}::{scope.qualname}", path=path, module=module, qualname=scope.qualname,
+        id=function_id(path, scope.qualname, definition), path=path, module=module, qualname=scope.qualname,
         name=node.name, line=node.lineno, end_line=node.end_lineno or node.lineno,
         col=node.col_offset, class_qualname=_class_of(scope),
         params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,

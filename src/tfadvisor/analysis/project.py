@@ -64,35 +64,46 @@ class Project:
         self._by_module: dict[str, dict[str, FunctionSummary]] = defaultdict(dict)
         self._classes: dict[str, dict[str, ClassSummary]] = defaultdict(dict)
         self._by_suffix: dict[str, list[FunctionSummary]] = defaultdict(list)
+        # A qualname defined more than once in a module (a notebook redefining ``train_step``):
+        # every definition in source order. ``_by_module`` holds the last, the one importers see.
+        definitions: dict[tuple[str, str], list[FunctionSummary]] = defaultdict(list)
+        self._class_lines: dict[tuple[str, str], list[int]] = defaultdict(list)
         for mod in self.modules:
             for fn in mod.functions:
                 self.functions[fn.id] = Linked(fn=fn)
                 self._by_module[mod.module][fn.qualname] = fn
+                definitions[(mod.module, fn.qualname)].append(fn)
                 if "<locals>" not in fn.qualname:
                     self._by_suffix[f"{mod.module.rsplit('.', 1)[-1]}.{fn.qualname}"].append(fn)
             for cls in mod.classes:
                 self._classes[mod.module][cls.qualname] = cls
+                self._class_lines[(mod.path, cls.qualname)].append(cls.line)
+        self._redefined = {key: defs for key, defs in definitions.items() if len(defs) > 1}
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
         # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
         self._link()
 
     # -- resolution ---------------------------------------------------------------------------
-    def resolve(self, caller: FunctionSummary | None, module: str, callee: str) -> FunctionSummary | None:
+    def resolve(self, caller: FunctionSummary | None, module: str, callee: str, line: int | None = None,
+                path: str | None = None) -> FunctionSummary | None:
+        """The project function a call of ``callee`` reaches. ``line`` (and ``path`` for top-level
+        code) place the call: of a qualname defined more than once, the definition above it."""
         local = self._by_module.get(module, {})
+        where = path or (caller.path if caller else None)
         if callee.startswith(("self.", "cls.")):
             if caller is None or caller.class_qualname is None or callee.count(".") != 1:
                 return None
-            return self.method(module, caller.class_qualname, callee.split(".", 1)[1])
+            return self._same_class_body(self.method(module, caller.class_qualname, callee.split(".", 1)[1]), caller)
         if "." not in callee:
             if caller is not None:  # nested functions, innermost first
                 prefix = caller.qualname
                 while prefix:
                     hit = local.get(f"{prefix}.<locals>.{callee}")
                     if hit is not None:
-                        return hit
+                        return self._live(hit, line, where)
                     prefix = prefix.rpartition(".<locals>.")[0]
-            return local.get(callee)
+            return self._live(local.get(callee), line, where)
         # A dotted name: a function of another module (or a class's method called on the class).
         found = self._split_module(callee)
         if found is not None:
@@ -100,7 +111,32 @@ class Project:
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         candidates = self._by_suffix.get(".".join(callee.rsplit(".", 2)[-2:]), [])
-        return candidates[0] if len(candidates) == 1 else None
+        return candidates[-1] if len({(c.module, c.qualname) for c in candidates}) == 1 else None
+
+    def _live(self, fn: FunctionSummary | None, line: int | None, path: str | None) -> FunctionSummary | None:
+        """Of ``fn``'s qualname defined more than once, the definition live at ``line`` of ``path``:
+        the last one above it (the first when none is)."""
+        defs = self._redefined.get((fn.module, fn.qualname)) if fn is not None and line is not None else None
+        if not defs:
+            return fn
+        here = [d for d in defs if d.path == path] or defs
+        above = [d for d in here if d.line <= line]  # type: ignore[operator]
+        return above[-1] if above else here[0]
+
+    def _same_class_body(self, fn: FunctionSummary | None, caller: FunctionSummary) -> FunctionSummary | None:
+        """Of a method defined more than once (a class redefined in a later cell), the one in the
+        caller's own class body; else the one live at the caller."""
+        defs = self._redefined.get((fn.module, fn.qualname)) if fn is not None else None
+        if not defs:
+            return fn
+        starts = self._class_lines.get((caller.path, caller.class_qualname or ""), [])
+        start = max((s for s in starts if s <= caller.line), default=None)
+        if start is not None:
+            end = min((s for s in starts if s > start), default=None)
+            inside = [d for d in defs if d.path == caller.path and d.line >= start and (end is None or d.line < end)]
+            if inside:
+                return inside[-1]
+        return self._live(fn, caller.line, caller.path)
 
     def method(self, module: str, class_qualname: str, name: str, _depth: int = 0) -> FunctionSummary | None:
         fn = self._by_module.get(module, {}).get(f"{class_qualname}.{name}")
@@ -163,12 +199,12 @@ class Project:
             for site in mod.module_calls:
                 self._site_modules[id(site)] = mod.module
                 self._site_paths[id(site)] = mod.path
-                target = self.resolve(None, mod.module, site.callee)
+                target = self.resolve(None, mod.module, site.callee, site.line, mod.path)
                 if target is not None:
                     self.functions[target.id].callers.append((None, site))
             for fn in mod.functions:
                 for site in fn.calls:
-                    target = self.resolve(fn, mod.module, site.callee)
+                    target = self.resolve(fn, mod.module, site.callee, site.line)
                     if target is not None:
                         self.functions[fn.id].callees.append((site, target))
                         self.functions[target.id].callers.append((fn, site))
@@ -176,8 +212,8 @@ class Project:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
                         self.unresolved_methods.add(site.callee.rsplit(".", 1)[1])
-            for name, _line, options in mod.wrapped:
-                target = self.resolve(None, mod.module, name) or self._wrapped_method(mod, name)
+            for name, line, options in mod.wrapped:
+                target = self.resolve(None, mod.module, name, line, mod.path) or self._wrapped_method(mod, name)
                 if target is not None:
                     linked = self.functions[target.id]
                     linked.wrapped, linked.wrap_options = True, options
@@ -217,7 +253,7 @@ class Project:
         for mod in self.modules:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:
-                target = self.resolve(local.get(where) if where else None, mod.module, name)
+                target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is None:
                     continue
                 linked = self.functions[target.id]
@@ -229,7 +265,7 @@ class Project:
                 elif kind == "needs-graph":
                     linked.needs_graph.append(f"handed to ClusterCoordinator.schedule ({place}), which takes only tf.functions")
             for name, where, line in mod.exports:
-                target = self.resolve(local.get(where) if where else None, mod.module, name)
+                target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:
                     self.functions[target.id].needs_graph.append(
                         f"its graph is exported (get_concrete_function or signatures=, line {line})")
@@ -370,7 +406,7 @@ class Project:
             return kind
         source = site.sources.get(key)
         if source is not None:
-            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source)
+            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source, site.line)
             if producer is not None and producer.returns_tensor:
                 return "tensor"
         forwarded = site.forwarded.get(key)

@@ -44,7 +44,8 @@ class Edit:
 
 @dataclass(frozen=True)
 class FunctionEdit(Edit):
-    """An edit on the decorator of one function, located by its qualname."""
+    """An edit on the decorator of one function, located by its qualname; ``train_step#2`` is the
+    second definition of ``train_step`` in the file (``model.local_id``)."""
 
     qualname: str = ""
 
@@ -123,7 +124,7 @@ class Location:
     line: int
     col: int
     end_line: int
-    function: str | None = None  # qualname
+    function: str | None = None  # qualname, ``#n`` for the n-th definition (``model.local_id``)
     def_offset: int | None = None  # line - def line of ``function``
     span: int | None = None
 

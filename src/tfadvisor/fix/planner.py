@@ -31,7 +31,7 @@ from tfadvisor.fix.edits import (
     Skipped,
     TensorSpecData,
 )
-from tfadvisor.model import Finding, FunctionReport, Report, Verdict
+from tfadvisor.model import Finding, FunctionReport, Report, Verdict, local_id
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
 SHAPE_RETRACE_REASONS = ("TF104", "TF601")  # retracing that reduce_retracing can cure
@@ -97,22 +97,23 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
     codes = [verdict.value, *fn.reasons]
     if verdict not in (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE) or not options.wants(codes):
         return
-    what = f"{verdict.value} {fn.qualname}"
+    name = local_id(fn.id)  # ``train_step#2`` for a second definition: the one this entry judged
+    what = f"{verdict.value} {name}"
     if fn.confidence != "certain" and not options.unsafe:
         out.skipped.append(Skipped(fn.path, what, "speculative verdict; --unsafe-fixes applies it"))
         return
     common = dict(origin=verdict.value, reasons=tuple(fn.reasons), safe=fn.confidence == "certain",
-                  qualname=fn.qualname)
+                  qualname=name)
     if verdict is Verdict.DECORATE:
         if fn.decorated:
             return
         jit = _jit_compile(fn, raw_fn, options, out)
         retrace = _retrace_options(fn, raw_fn)
-        out.add(fn.path, AddDecorator(**common, jit_compile=jit, description=f"add @tf.function to {fn.qualname}",
+        out.add(fn.path, AddDecorator(**common, jit_compile=jit, description=f"add @tf.function to {name}",
                                       **(retrace if isinstance(retrace, dict) else {})))
     elif verdict is Verdict.UNDECORATE:
         if fn.decorated:
-            out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {fn.qualname}"))
+            out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {name}"))
     else:
         jit = _jit_compile(fn, raw_fn, options, out)
         retrace = _retrace_options(fn, raw_fn)
@@ -121,7 +122,7 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
             if tensors and fn.decorated:
                 names = ", ".join(f"`{name}`" for name, _ in tensors)
                 out.add(fn.path, PassAsTensors(**common, arguments=tensors,
-                                               description=f"pass {names} to {fn.qualname} as tensors where it is called"))
+                                               description=f"pass {names} to {name} as tensors where it is called"))
             else:
                 out.skipped.append(Skipped(fn.path, what, retrace))
             retrace = {}
@@ -130,7 +131,7 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
                 out.skipped.append(Skipped(fn.path, what, f"no option change is known for {', '.join(fn.reasons) or 'no reasons'}"))
             return
         edit = SetDecoratorOptions(**common, jit_compile=jit, **retrace)
-        out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {fn.qualname}"))
+        out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {name}"))
 
 
 def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> bool | None:
@@ -146,7 +147,7 @@ def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Opt
     measurement = (raw_fn or {}).get("measurement") or {}
     if measurement.get("xla_equivalent") is True or options.unsafe:
         return True
-    out.skipped.append(Skipped(fn.path, f"jit_compile=True on {fn.qualname}",
+    out.skipped.append(Skipped(fn.path, f"jit_compile=True on {local_id(fn.id)}",
                                "XLA results were not checked against eager (XLA can change random streams "
                                "and rounding); --unsafe-fixes applies it"))
     return None
@@ -198,7 +199,7 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
         return
     if finding.rule.startswith(VERDICT_RULE_PREFIX):
         return  # decoration advice: the function's verdict edit applies it
-    what = f"{finding.rule} at line {finding.line}" + (f" in {fn.qualname}" if fn else "")
+    what = f"{finding.rule} at line {finding.line}" + (f" in {local_id(fn.id)}" if fn else "")
     kind = RULE_EDITS.get(finding.rule)
     if kind is None:
         out.skipped.append(Skipped(finding.path, what, "no automatic edit for this rule yet"))
@@ -207,7 +208,7 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
         out.skipped.append(Skipped(finding.path, what, "unsafe fix; --unsafe-fixes applies it"))
         return
     if fn is not None:
-        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, function=fn.qualname,
+        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, function=local_id(fn.id),
                             def_offset=finding.line - fn.line, span=fn.end_line - fn.line)
     else:
         location = Location(line=finding.line, col=finding.col, end_line=finding.end_line)

@@ -69,6 +69,7 @@ def _tf_function_target(expr: cst.BaseExpression, names: TfNames) -> tuple[bool,
 @dataclass
 class _FunctionInfo:
     qualname: str
+    key: str  # how edits name it: the qualname, ``#n`` for its n-th definition in the module
     def_line: int
     end_line: int
     first_line: int  # first decorator, or the def
@@ -98,7 +99,9 @@ class _Scanner(cst.CSTVisitor):
         super().__init__()
         self.names = names
         self.scope: list[tuple[str, str]] = []  # (kind, qualname)
-        self.functions: dict[str, _FunctionInfo] = {}
+        self.functions: dict[str, _FunctionInfo] = {}  # by key (qualname, ``#n`` when defined again)
+        self.by_node: dict[int, _FunctionInfo] = {}  # id(FunctionDef) -> its info
+        self._definitions: dict[str, int] = {}
         self.wrapped: set[str] = set()  # qualnames wrapped by `x = tf.function(f)`
         self.calls: list[_CallInfo] = []
         self._for_iters: list[cst.BaseExpression] = []
@@ -128,14 +131,16 @@ class _Scanner(cst.CSTVisitor):
         if node.decorators:
             first = self.get_metadata(PositionProvider, node.decorators[0]).start.line
         decorator_names = {dotted(d.decorator) for d in node.decorators}
-        self.functions.setdefault(qualname, _FunctionInfo(
-            qualname=qualname, def_line=pos.start.line, end_line=pos.end.line, first_line=first,
+        self._definitions[qualname] = number = self._definitions.get(qualname, 0) + 1
+        key = qualname + (f"#{number}" if number > 1 else "")
+        info = self.by_node[id(node)] = self.functions[key] = _FunctionInfo(
+            qualname=qualname, key=key, def_line=pos.start.line, end_line=pos.end.line, first_line=first,
             is_method=bool(self.scope) and self.scope[-1][0] == "class",
             is_static="staticmethod" in decorator_names,
             params=node.params,
             decorated=any(_tf_function_target(d.decorator, self.names)[0] for d in node.decorators),
             node=node,
-        ))
+        )
         self.scope.append(("function", qualname))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
@@ -258,7 +263,7 @@ class _CallSites:
 
 def _call_sites(edit: PassAsTensors, info: _FunctionInfo) -> _CallSites | str:
     """Where the arguments sit in a call, or why the calls cannot be rewritten."""
-    if "." in edit.qualname:
+    if "." in info.qualname:
         return "only calls of module-level functions are rewritten; pass them as tensors where it is called"
     params = [*info.params.posonly_params, *info.params.params]
     names = [p.name.value for p in params]
@@ -293,6 +298,7 @@ class _Rewriter(cst.CSTTransformer):
         self.fn_spelling = fn_spelling
         self.result = result
         self.scope: list[tuple[str, str]] = []
+        self.live: dict[str, str] = {}  # qualname -> key of its last definition met so far
 
     # scope tracking mirrors the scanner
     qualname = _Scanner.qualname
@@ -309,11 +315,12 @@ class _Rewriter(cst.CSTTransformer):
         self.scope.append(("function", self.qualname(node.name.value)))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
-        qualname = self.scope.pop()[1]
-        info = self.scanner.functions.get(qualname)
-        if info is None or info.node is not original_node:
-            return updated_node  # a second definition under the same name: only the first is edited
-        for edit in self.function_edits.get(qualname, []):
+        self.scope.pop()
+        info = self.scanner.by_node.get(id(original_node))
+        if info is None:
+            return updated_node
+        self.live[info.qualname] = info.key
+        for edit in self.function_edits.get(info.key, []):
             updated_node = self._edit_function(edit, info, updated_node)
         return updated_node
 
@@ -374,7 +381,8 @@ class _Rewriter(cst.CSTTransformer):
         if not wrapped:
             return updated_node
         qualname = self.prefix() + wrapped
-        for edit in self.function_edits.get(qualname, []):
+        key = self.live.get(qualname, qualname)  # the definition above: ``f#2`` if f was defined again
+        for edit in self.function_edits.get(key, []):
             if isinstance(edit, RemoveDecorator):
                 self.result.applied.append(edit)
                 targets = assign.targets
@@ -382,7 +390,7 @@ class _Rewriter(cst.CSTTransformer):
                     return cst.RemoveFromParent()
                 return updated_node.with_changes(body=[assign.with_changes(value=cst.Name(wrapped))])
             if isinstance(edit, SetDecoratorOptions):
-                info = self.scanner.functions.get(qualname)
+                info = self.scanner.functions.get(key)
                 options = _option_values(edit, info, self.tf, self.result.notes)
                 call = assign.value
                 assert isinstance(call, cst.Call)
@@ -620,7 +628,7 @@ def apply_edits(code: str, edits: Sequence[Edit], *, names: TfNames | None = Non
             if isinstance(sites, str):
                 result.skipped.append((edit, sites))
             else:
-                call_sites[edit.qualname] = sites
+                call_sites[info.qualname] = sites  # type: ignore[union-attr]
         elif isinstance(edit, FunctionEdit):
             if edit.qualname not in scanner.functions:
                 result.skipped.append((edit, f"function {edit.qualname} not found"))

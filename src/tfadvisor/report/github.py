@@ -57,4 +57,10 @@ def render(report: Report, **_: Any) -> str:
         for fs in report.files
         if fs.status == "error"
     ]
+    lines += [  # a notebook analysed without some cells: one notice per cell, on its line
+        _command("notice", {"file": fs.path, "line": (notebook_file_line(fs.path, c.cell, c.line) if c.line else None) or 1,
+                            "title": "tfadvisor skipped this notebook cell"}, str(c))
+        for fs in report.files
+        for c in fs.skipped_cells
+    ]
     return "".join(line + "\n" for line in lines)

@@ -13,11 +13,12 @@ from html import escape
 from typing import Any
 
 from tfadvisor import __version__
-from tfadvisor.model import Finding, FunctionReport, Report
+from tfadvisor.model import Finding, FunctionReport, Report, local_id
 from tfadvisor.report._html_assets import CSS, SCRIPT, content_security_policy
 from tfadvisor.report._rules import rule_info
 from tfadvisor.report._source import char_col, view
 from tfadvisor.report._summary import VERDICT_ORDER, format_seconds, projected_saving_s, summarize
+from tfadvisor.report.run_facts import run_facts
 
 CONTEXT_LINES = 2
 MAX_EXCERPT = 12
@@ -87,9 +88,10 @@ def _function_row(fn: FunctionReport) -> str:
     m = fn.measurement
     saving = projected_saving_s(fn)
     saved = m.saved_s if m is not None else None
+    where = f":{fn.line}" if fn.cell is None else f" cell {fn.cell}, line {fn.cell_line}"
     cells = [
-        f'<td data-sort="{_e(fn.id)}"><code>{_e(fn.qualname)}</code><br>'
-        f'<span class="muted">{_e(fn.path)}:{fn.line}</span></td>',
+        f'<td data-sort="{_e(fn.id)}"><code>{_e(local_id(fn.id))}</code><br>'
+        f'<span class="muted">{_e(fn.path)}{_e(where)}</span></td>',
         f'<td data-sort="{VERDICT_ORDER.index(fn.verdict)}">{_verdict_badge(fn.verdict.value)}</td>',
         f"<td>{_reasons(fn.reasons)}</td>",
         f'<td title="{_e("; ".join(fn.assumptions))}">{_e(fn.confidence)}</td>',
@@ -169,11 +171,8 @@ def _run_info(report: Report) -> str:
     """The run-level facts `run` records (exit status, wall time...), scalars only."""
     if not report.run:
         return ""
-    rows = "".join(
-        f"<tr><th scope=row>{_e(k)}</th><td>{_e(v)}</td></tr>"
-        for k, v in report.run.items()
-        if isinstance(v, (str, int, float, bool)) and v != ""
-    )
+    rows = "".join(f"<tr><th scope=row>{_e(label)}</th><td>{_e(value)}</td></tr>"
+                   for label, value in run_facts(report.run))
     return f'<section id="run"><h2>Run</h2><table class="kv">{rows}</table></section>' if rows else ""
 
 
@@ -237,6 +236,13 @@ def _findings(report: Report, root: str | None) -> str:
     if errors:
         out.append("<h3>Files that could not be analysed</h3><ul>")
         out.extend(f"<li><code>{_e(fs.path)}</code>: {_e(fs.error or 'unknown error')}</li>" for fs in errors)
+        out.append("</ul>")
+    partial = [fs for fs in report.files if fs.status == "ok" and fs.skipped_cells]
+    if partial:
+        out.append("<h3>Notebook cells that were skipped</h3><ul>")
+        out.extend(f"<li><code>{_e(fs.path)}</code>: {_e(fs.summary)}<ul>"
+                   + "".join(f"<li>{_e(str(cell))}</li>" for cell in fs.skipped_cells) + "</ul></li>"
+                   for fs in partial)
         out.append("</ul>")
     out.append("</section>")
     return "".join(out)

@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tfadvisor import __version__
-from tfadvisor.model import Finding, Report, Severity
+from tfadvisor.model import Finding, Report, Severity, local_id, split_local_id
 from tfadvisor.report._rules import RuleInfo, rule_info
 from tfadvisor.report._source import char_col, line_text, notebook_file_line
 
@@ -124,7 +124,7 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
             }
         }
         if f.function:
-            qualname = f.function.split("::", 1)[-1]
+            qualname = split_local_id(local_id(f.function))[0]  # train_step for train_step#2
             location["logicalLocations"] = [
                 {"fullyQualifiedName": f.function, "name": qualname.rsplit(".", 1)[-1], "kind": "function"}
             ]
@@ -158,6 +158,18 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
         }
         for fs in report.files
         if fs.status == "error"
+    ] + [
+        {
+            "level": "warning",
+            "message": {"text": f"{fs.path}: {cell} (skipped; the rest of the notebook was analysed)"},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(fs.path), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": (notebook_file_line(fs.path, cell.cell, cell.line, root) if cell.line else None) or 1}}}],
+            "descriptor": {"id": "notebook-cell-skipped"},
+            "properties": {"cell": cell.cell, **({"cellLine": cell.line} if cell.line else {})},
+        }
+        for fs in report.files
+        for cell in fs.skipped_cells
     ]
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if notifications:

@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from tfadvisor.model import Finding, FunctionReport, Report, Verdict
+from tfadvisor.model import Finding, FunctionReport, Report, Verdict, local_id
 
 VERDICT_STYLE = {
     Verdict.DECORATE: "bold green", Verdict.KEEP: "green", Verdict.RECONFIGURE: "yellow",
@@ -62,6 +62,10 @@ def render(report: Report, *, color: bool = False, verbose: bool = False, show_s
     for status in report.files:
         if status.status == "error":
             out.print(f"[red]error[/] {escape(status.path)}: {escape(status.error or '')}")
+        elif status.skipped_cells:  # the notebook was analysed; say which cells were not
+            out.print(f"[yellow]note[/] {escape(status.path)}: {status.summary}")
+            for cell in status.skipped_cells:
+                out.print(f"  {escape(str(cell))}")
     _summary(out, report, shown_findings)
     return buffer.getvalue()
 
@@ -70,7 +74,9 @@ def _function_line(out: Console, fn: FunctionReport) -> None:
     style = VERDICT_STYLE[fn.verdict]
     reasons = " ".join(fn.reasons)
     guess = " [dim](speculative)[/]" if fn.confidence == "speculative" else ""
-    out.print(f"  {fn.line:>5}  {escape(fn.qualname)}  [{style}]{fn.verdict}[/]  [dim]{reasons}[/]{guess}")
+    where = f"{fn.line:>5}" if fn.cell is None else f"cell {fn.cell}, line {fn.cell_line}"
+    name = local_id(fn.id)  # the qualname, with #2 for a second definition of it
+    out.print(f"  {where}  {escape(name)}  [{style}]{fn.verdict}[/]  [dim]{reasons}[/]{guess}")
     if fn.measurement and fn.measurement.eager_s is not None and fn.measurement.graph_s is not None:
         m = fn.measurement
         out.print(f"         measured: eager {m.eager_s * 1e3:.3f} ms, graph {m.graph_s * 1e3:.3f} ms per call"
@@ -93,7 +99,9 @@ def _summary(out: Console, report: Report, findings: list[Finding]) -> None:
     parts = [f"[{VERDICT_STYLE[v]}]{verdicts[v]} {v}[/]" for v in Verdict if verdicts[v]]
     severities = Counter(f.severity.value for f in findings if not f.suppressed)
     errors = sum(1 for f in report.files if f.status == "error")
+    skipped = sum(len(f.skipped_cells) for f in report.files)
     out.print(f"{len(report.functions)} functions in {len(report.files)} files: " + (", ".join(parts) or "none"))
     finding_parts = [f"{severities[s]} {s}{'s' if severities[s] != 1 else ''}" for s in ("error", "warning", "info") if severities[s]]
     out.print(f"{sum(severities.values())} findings" + (f" ({', '.join(finding_parts)})" if finding_parts else "")
-              + (f"; {errors} file(s) could not be analysed" if errors else ""))
+              + (f"; {errors} file(s) could not be analysed" if errors else "")
+              + (f"; {skipped} notebook cell(s) skipped" if skipped else ""))

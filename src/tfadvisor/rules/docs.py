@@ -8,11 +8,10 @@ stale. ``tfadvisor explain`` and ``tfadvisor rules`` use the same data.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from typing import Any
 
+from tfadvisor.atomic import write_atomic
 from tfadvisor.rules import all_rules
 from tfadvisor.rules.base import Rule
 
@@ -133,20 +132,6 @@ def _wrap(text: str, width: int = 100) -> str:
     return "\n".join(out)
 
 
-def _write_atomic(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".rules-", suffix=".md")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tfadvisor.rules.docs",
                                      description="Generate docs/rules.md from the rule registry.")
@@ -156,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     text = render_markdown()
     if args.write:
-        _write_atomic(args.write, text)
+        write_atomic(args.write, text, make_folder=True)
         return 0
     if args.check:
         try:

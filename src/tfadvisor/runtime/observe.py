@@ -100,6 +100,16 @@ class FunctionStats:
         return self.tf_function is not None
 
 
+def _not_for_autograph(entity: Any) -> Any:
+    """Mark tfadvisor's bookkeeping as AutoGraph artifacts, as ``tf.autograph.experimental.
+    do_not_convert`` does (the same attribute, without importing TensorFlow here): a tf.function
+    tracing an observed call runs it as plain Python instead of trying to convert it and printing
+    "could not transform <bound method Observer._enter ...>" into the user's output. The user's
+    function inside the wrapper is still converted as usual."""
+    entity.autograph_info__ = None
+    return entity
+
+
 class Observer:
     """Holds the stats of every observed function and the per-thread stack of active calls."""
 
@@ -193,6 +203,7 @@ class Observer:
             stack = self._local.stack = []
         return stack
 
+    @_not_for_autograph
     def _enter(self, stats: FunctionStats, args: tuple, kwargs: dict) -> list | None:
         """Record the call's signature (and maybe a sample); push a frame. None: don't time it."""
         if not self.active:
@@ -234,6 +245,7 @@ class Observer:
         frame[3] = time.perf_counter()
         return frame
 
+    @_not_for_autograph
     def _leave(self, stats: FunctionStats, frame: list, failed: bool) -> None:
         end = time.perf_counter()
         stack = self._stack()
@@ -300,6 +312,7 @@ class Observer:
         return sorted((s for s in self.functions.values() if s.calls or s.traced_calls), key=lambda s: -s.inclusive_s)
 
 
+@_not_for_autograph  # called inside another tf.function: runs as is, the tf.function traces itself
 class _ObservedTFFunction:
     """Stands in for a tf.function object: times each call and counts the traces it triggers."""
 

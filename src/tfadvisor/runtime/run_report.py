@@ -48,8 +48,9 @@ class RunAnalysis:
         self.projections: list[Projection] = []
         for stats in observer.observed():
             path = _display_path(stats.filename)
-            p = Projection(stats=stats, id=f"{path}::{stats.qualname}", path=path)
-            p.static = index.get((os.path.realpath(stats.filename), stats.qualname))
+            static_fn = _static_match(index, stats)
+            p = Projection(stats=stats, id=static_fn.id if static_fn else f"{path}::{stats.qualname}", path=path)
+            p.static = static_fn
             p.calls = stats.calls
             p.eager_total_s = stats.inclusive_s
             self.projections.append(p)
@@ -212,10 +213,20 @@ def _tensor_leaf(value: Any, depth: int = 0) -> bool:
     return name == "ndarray" or ("Variable" in name and hasattr(value, "assign"))
 
 
-def _static_index(static: Report | None) -> dict[tuple[str, str], Any]:
-    if static is None:
-        return {}
-    return {(os.path.realpath(f.path), f.qualname): f for f in static.functions}
+def _static_index(static: Report | None) -> dict[tuple[str, str], list[Any]]:
+    """(real path, qualname) -> its static entries: more than one for a name defined again."""
+    out: dict[tuple[str, str], list[Any]] = {}
+    for f in static.functions if static is not None else ():
+        out.setdefault((os.path.realpath(f.path), f.qualname), []).append(f)
+    return out
+
+
+def _static_match(index: dict[tuple[str, str], list[Any]], stats: FunctionStats) -> Any:
+    """The static entry of the definition that ran: the first ``def`` at or below the code's first
+    line (its decorators come first), else the first definition."""
+    found = index.get((os.path.realpath(stats.filename), stats.qualname), [])
+    at_or_below = [f for f in found if f.line >= stats.line]
+    return min(at_or_below, key=lambda f: f.line) if at_or_below else (found[0] if found else None)
 
 
 def _display_path(path: str) -> str:

@@ -1,42 +1,24 @@
 """Reading one source file into Python text, whatever it is: a module or a notebook.
 
 Every failure becomes a ``SourceError`` with a one-line reason, never an exception that stops the
-run. Notebook cells are joined into one text (magics blanked, so line numbers stay put) and a
-``cell_map`` turns a line of that text back into (cell, line in cell).
+run. Notebooks are read by ``sources.notebook`` (cells as IPython reads them, joined line for line).
 """
 
 from __future__ import annotations
 
 import io
-import json
 import os
 import stat
 import tokenize
-from dataclasses import dataclass, field
+
+from tfadvisor.sources.notebook import notebook_to_source
+from tfadvisor.sources.source import Source, SourceError
+
+__all__ = ["MAX_BYTES", "Source", "SourceError", "decode_python", "notebook_to_source", "read_bytes",
+           "read_source"]
 
 MAX_BYTES = 10 * 1024 * 1024
 _NOT_UTF8 = "not UTF-8, and no '# -*- coding: ... -*-' line (PEP 263) names its encoding"
-
-
-class SourceError(Exception):
-    """A file that cannot be analysed; the message is the one-line reason shown to the user."""
-
-
-@dataclass
-class Source:
-    path: str
-    text: str
-    encoding: str = "utf-8"
-    notebook: bool = False
-    # For notebooks: for each line of ``text`` (1-based index - 1), (cell index, line in cell).
-    cell_map: list[tuple[int, int]] = field(default_factory=list)
-
-    def locate(self, line: int) -> tuple[int, int] | None:
-        """(cell, line in cell), both 1-based, for a line of a notebook's joined text."""
-        if not self.notebook or not 1 <= line <= len(self.cell_map):
-            return None
-        cell, cell_line = self.cell_map[line - 1]
-        return cell + 1, cell_line + 1
 
 
 def read_bytes(path: str, max_bytes: int = MAX_BYTES) -> tuple[bytes, os.stat_result]:
@@ -93,45 +75,11 @@ def decode_python(data: bytes) -> tuple[str, str]:
     return text, encoding
 
 
-def _is_magic(line: str) -> bool:
-    stripped = line.lstrip()
-    return stripped.startswith(("%", "!"))
-
-
-def notebook_to_source(path: str, data: bytes) -> Source:
-    try:
-        nb = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SourceError(f"notebook is not valid JSON: {str(exc).splitlines()[0]}") from None
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells", []), list):
-        raise SourceError("notebook has no 'cells' list")
-    lines: list[str] = []
-    cell_map: list[tuple[int, int]] = []
-    for index, cell in enumerate(nb.get("cells", [])):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        src = cell.get("source", "")
-        if isinstance(src, list) and all(isinstance(part, str) for part in src):
-            text = "".join(src)
-        elif isinstance(src, str):
-            text = src
-        else:  # hand-edited or foreign JSON: say so rather than analyse str() of it
-            raise SourceError(f"notebook cell {index + 1}: 'source' is not text")
-        in_magic_cell = text.lstrip().startswith("%%")
-        for number, line in enumerate(text.splitlines()):
-            # Blank (not drop) magics and shell escapes so line numbers still match the cell.
-            lines.append("" if in_magic_cell or _is_magic(line) else line)
-            cell_map.append((index, number))
-    return Source(path=path, text="\n".join(lines) + "\n", notebook=True, cell_map=cell_map)
-
-
 def read_source(path: str, max_bytes: int = MAX_BYTES) -> Source:
     data, _ = read_bytes(path, max_bytes)
     if path.endswith(".ipynb"):
         return notebook_to_source(path, data)
-    if not data.strip():
-        if os.path.basename(path) == "__init__.py":
-            return Source(path=path, text="")  # an empty package marker is normal, not an error
-        raise SourceError("empty file")
+    if not data.strip():  # an empty or blank module is valid Python (and __init__.py often is one)
+        return Source(path=path, text="")
     text, encoding = decode_python(data)
     return Source(path=path, text=text, encoding=encoding)

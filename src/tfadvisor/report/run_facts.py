@@ -1,0 +1,78 @@
+"""The facts `run` and `profile` record about the whole run, worded for people.
+
+``Report.run`` keeps machine names and raw numbers (``memory_budget_bytes: 536870912``, ``module:
+false``) because the JSON is for programs; a page is for people, so each fact gets a label and a
+unit here. Keys this module does not know still show, with their name made readable.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any, Callable
+
+from tfadvisor.report._summary import format_seconds
+
+OUTCOMES = {"ok": "ended normally", "exit": "called sys.exit", "exception": "raised an exception",
+            "interrupted": "interrupted (Ctrl-C)", "terminated": "terminated (SIGTERM)",
+            "crashed": "crashed", "not-found": "not found", "syntax-error": "has a syntax error"}
+
+
+def format_bytes(value: float) -> str:
+    """``512 MiB``, ``3.2 KiB``: binary units, as memory is counted."""
+    for unit, size in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
+        if abs(value) >= size:
+            return f"{value / size:.3g} {unit}"
+    return f"{value:.0f} bytes"
+
+
+def _yes_no(value: Any) -> str:
+    return "yes" if value else "no"
+
+
+# key -> (label, how to show its value); None drops the key (shown elsewhere, or said by another)
+_KNOWN: dict[str, tuple[str, Callable[[Any], str]] | None] = {
+    "target": ("program", str),
+    "program": ("program", str),
+    "module": ("run as", lambda v: "a module (python -m)" if v else "a script"),
+    "argv": ("arguments", lambda v: shlex.join(str(a) for a in v) if isinstance(v, list) else str(v)),
+    "exit_status": ("exit status", str),
+    "outcome": ("the program", lambda v: OUTCOMES.get(str(v), str(v))),
+    "error": ("error", str),
+    "error_kind": ("error", str),
+    "wall_s": ("wall time", format_seconds),
+    "observed_functions": ("functions observed", str),
+    "replayed_functions": ("functions measured", str),
+    "budget_s": ("measuring budget", format_seconds),
+    "replay_s": ("time spent measuring", format_seconds),
+    "replay_interrupted": ("measuring interrupted", _yes_no),
+    "memory_budget_bytes": ("memory allowed for recorded calls", format_bytes),
+    "memory_used_bytes": ("memory used by recorded calls", format_bytes),
+    "projected_saved_s": ("projected saving", lambda v: format_seconds(v, signed=True)),
+    "table": None,  # the function table shows it
+}
+
+
+def run_facts(run: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value with its unit) for each fact worth showing, in the report's order."""
+    out: list[tuple[str, str]] = []
+    for key, value in run.items():
+        if value is None or value == "" or value == [] or key in _KNOWN and _KNOWN[key] is None:
+            continue
+        known = _KNOWN.get(key)
+        if known is not None:
+            label, show = known
+        elif isinstance(value, (dict, list)):
+            continue
+        else:
+            label, show = key.removesuffix("_s").removesuffix("_bytes").replace("_", " "), _guess(key)
+        out.append((label, show(value)))
+    return out
+
+
+def _guess(key: str) -> Callable[[Any], str]:
+    """A unit from the key's suffix (``_s`` seconds, ``_bytes``), yes/no for booleans."""
+    if key.endswith("_s"):
+        return lambda v: format_seconds(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+    if key.endswith("_bytes"):
+        return lambda v: format_bytes(v) if isinstance(v, (int, float)) else str(v)
+    return lambda v: _yes_no(v) if isinstance(v, bool) else str(v)
