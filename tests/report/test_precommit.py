@@ -35,6 +35,11 @@ def logged_step(x):
     loss = tf.reduce_sum(x * x)
     print("loss", loss)
     return loss
+
+
+def fit(model, optimizer, dataset):
+    for x, y in dataset:
+        train_step(model, optimizer, x, y)
 '''
 
 
