@@ -186,6 +186,23 @@ def score(sample: list[Item], judgments: dict[str, dict]) -> dict[str, Score]:
     return groups
 
 
+def score_judged(items: list[Item], judgments: dict[str, dict], repos: dict[str, str]) -> dict[str, Score]:
+    """Every judged item present in check's current output, by the sample it was judged for and
+    the split of its repository: what the tool says now, scored against what is right."""
+    groups: dict[str, Score] = defaultdict(Score)
+    for item in items:
+        judgment = judgments.get(item.key)
+        if judgment is None:
+            continue
+        sample = judgment.get("sample", "?")
+        kind = ("change-asking verdicts" if item.stratum in CHANGE else "keep and leave-eager") \
+            if item.kind == "function" else "error and warning findings"
+        for name in (f"{sample} / {kind}", f"{sample} ({repos.get(item.repo, 'tuning')} repositories) / {kind}"):
+            groups[name].sampled += 1
+            groups[name].add(right(item, judgment))
+    return groups
+
+
 def source_lines(corpus: str, item: Item) -> list[str]:
     from tfadvisor.sources import read_source
 
@@ -235,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judgments", default=JUDGMENTS)
     parser.add_argument("--show-unjudged", action="store_true", help="print unjudged sampled items with source")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--judged", action="store_true",
+                        help="score every judged item in the current output, by sample and split")
     args = parser.parse_args(argv)
     reports = run_check(args.corpus, args.reports, args.split)
     items = items_of(reports)
@@ -247,6 +266,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(sample)} items, {sum(1 for i in sample if i.key in judgments)} judged")
     print("population: " + ", ".join(f"{k.split(':')[1]} {v}" for k, v in sorted(population.items())))
     print(report(groups, sample, args.markdown))
+    if args.judged:
+        repos = {r["name"]: r.get("split", "tuning") for r in load_repos()}
+        judged = score_judged(items, judgments, repos)
+        print("\nevery judged item, as check says now:")
+        width = max(len(k) for k in judged) if judged else 10
+        for name in sorted(judged):
+            print(f"{name:<{width}}  {judged[name].text()}")
     if args.show_unjudged:
         for item in sample:
             if item.key not in judgments:

@@ -211,6 +211,8 @@ def _entry_point(case: Case) -> Decision | None:
     fresh: list[str] = []
     python: list[str] = []
     for caller, site in eager_sites:
+        if site.on_instance and "self" in site.fresh:
+            fresh.append("self")
         for key, pname, kind in project.bind(site, linked.fn):
             kind = project.arg_kind(caller, site, key, kind)
             declared = linked.params.get(pname)

@@ -347,12 +347,19 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
     guarded = state.guarded_nodes(ctx)
     out: list[CallSite] = []
     for call in ctx.scope.nodes(ast.Call):
-        name = ctx.call_name(call)  # type: ignore[arg-type]
+        assert isinstance(call, ast.Call)
+        name = ctx.call_name(call)
+        receiver = _instance_receiver(ctx, call)
+        if receiver is not None:  # ``trainer.step(x)`` with ``trainer = Trainer()``: Trainer.step
+            name = f"{receiver[0]}.{call.func.attr}"  # type: ignore[attr-defined]
         if not name or name in _BUILTINS or name.split(".", 1)[0] in _LIBRARY_ROOTS:
             continue
         varying_names = loops.get(id(call))
-        site = CallSite(callee=name, line=call.lineno, col=call.col_offset,  # type: ignore[attr-defined]
-                        in_loop=varying_names is not None, guarded=id(call) in guarded)
+        site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
+                        in_loop=varying_names is not None, guarded=id(call) in guarded,
+                        on_instance=receiver is not None)
+        if receiver is not None and (receiver[1] or (varying_names and receiver[2] in varying_names)):
+            site.fresh.append("self")  # another instance on every call: each one traces again
         for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
             if isinstance(arg, ast.Starred):
                 break
@@ -365,6 +372,22 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             _note_arg(site, kw.arg, kw.value, params, varying_names, ctx.sources, ctx)
         out.append(site)
     return out
+
+
+def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, str] | None:
+    """For a method called on an instance of a class made in this scope (``opt = Optimizer();
+    opt.step(x)``, ``Predictor().predict(x)``): (the class as written, made right there?, the name)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    value = func.value
+    if isinstance(value, ast.Name) and value.id in ctx.instances:
+        return ctx.instances[value.id], False, value.id
+    if isinstance(value, ast.Call):
+        made = ctx.call_name(value)
+        if made and made.rsplit(".", 1)[-1][:1].isupper() and not made.startswith(("tensorflow.", "keras.")):
+            return made, True, ""
+    return None
 
 
 def _arg_kind(ctx: ScopeContext, arg: ast.AST) -> str:

@@ -418,7 +418,7 @@ class Project:
     def bind(self, site: CallSite, callee: FunctionSummary) -> list[tuple[str, str, Kind]]:
         """(argument key at the call site, the callee's parameter it binds, the argument's kind)."""
         positional = [p for p in callee.params if not p.variadic]
-        offset = 1 if (callee.is_method and not site.callee.startswith(("self.", "cls."))
+        offset = 1 if (callee.is_method and not site.on_instance and not site.callee.startswith(("self.", "cls."))
                        and "." in site.callee and self._called_on_class(site, callee)) else 0
         keyed: list[tuple[str, str, Kind]] = []
         for index, kind in enumerate(site.args):

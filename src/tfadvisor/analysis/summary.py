@@ -60,6 +60,7 @@ class CallSite:
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
+    on_instance: bool = False  # ``obj.method(...)`` resolved through the class ``obj`` was made from
     # Arguments that are results of other calls (``x = make_batch(); f(x)``): arg key -> callee,
     # so the project pass can use what the callee returns.
     sources: dict[str, str] = field(default_factory=dict)
