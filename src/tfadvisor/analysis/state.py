@@ -68,8 +68,16 @@ def module_containers(module: Scope) -> frozenset[str]:
     return frozenset(out)
 
 
-def mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
-    """(node, what it changes) for every change of outliving Python state in this scope."""
+def mutations(ctx: ScopeContext) -> list[tuple[ast.AST, str]]:
+    """(node, what it changes) for every change of outliving Python state in this scope (computed
+    once per scope: the facts and TF202 both ask)."""
+    cached = ctx.memo.get("mutations")
+    if cached is None:
+        cached = ctx.memo["mutations"] = list(_mutations(ctx))
+    return cached
+
+
+def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
     if ctx.function is None:
         return
     guarded = guarded_nodes(ctx)
