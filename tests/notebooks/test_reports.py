@@ -40,7 +40,7 @@ def test_sarif_lines_after_a_continued_shell_command(reports: dict[str, Report])
     [result] = [r for r in log["runs"][0]["results"] if r["ruleId"] == "TF201"]
     assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (3, 5)
     line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
-    assert _json_line("shell_continuation.ipynb", line) == "    print('tracing', x)\n"
+    assert _json_line("shell_continuation.ipynb", line) == "    print('x is', x)\n"
 
 
 def test_skipped_cells_in_every_format(reports: dict[str, Report]) -> None:

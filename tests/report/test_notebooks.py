@@ -18,7 +18,7 @@ from .test_sarif import SCHEMA
 CELLS = [
     nbformat.v4.new_markdown_cell("# Training\nA notebook with a print in a tf.function."),
     nbformat.v4.new_code_cell("%matplotlib inline\nimport tensorflow as tf"),
-    nbformat.v4.new_code_cell('@tf.function\ndef step(x):\n    print("tracing <b>", x)\n    return tf.reduce_sum(x * x)'),
+    nbformat.v4.new_code_cell('@tf.function\ndef step(x):\n    print("value <b>", x)\n    return tf.reduce_sum(x * x)'),
 ]
 
 
@@ -49,7 +49,7 @@ def test_sarif_points_at_the_notebook_json_line(notebook_report: tuple[Report, P
     result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "TF201")
     region = result["locations"][0]["physicalLocation"]["region"]
     raw_line = path.read_text(encoding="utf-8").splitlines()[region["startLine"] - 1]
-    assert json.loads(raw_line.strip().rstrip(",")) == '    print("tracing <b>", x)\n'
+    assert json.loads(raw_line.strip().rstrip(",")) == '    print("value <b>", x)\n'
     assert result["message"]["text"].endswith("(cell 3, line 3)")
     assert result["properties"]["cell"] == 3
 
@@ -65,5 +65,5 @@ def test_github_annotation_names_the_cell(notebook_report: tuple[Report, Path]) 
 def test_html_shows_cell_lines_escaped(notebook_report: tuple[Report, Path]) -> None:
     report, _ = notebook_report
     page = render(report, "html")
-    assert '<span class="ln">[3]:3</span>    print(&quot;tracing &lt;b&gt;&quot;, x)' in page
+    assert '<span class="ln">[3]:3</span>    print(&quot;value &lt;b&gt;&quot;, x)' in page
     assert "%matplotlib" not in page  # the excerpt stays inside the finding's cell

@@ -57,7 +57,7 @@ def compute(x, w):
 
 @tf.function
 def step(x):
-    print("tracing", x)
+    print("value", x)
     return tf.square(x)
 '''
 

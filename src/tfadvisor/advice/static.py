@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tfadvisor.analysis import graph_context
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
@@ -126,9 +127,14 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 
 
 # -- shared facts ------------------------------------------------------------------------------
+# A print that runs once per trace changes what is printed, not what is computed: a finding to fix
+# (safely, with tf.print), not a reason to say the function behaves differently.
+_NOT_SERIOUS = frozenset({"TF201"})
+
+
 def serious(hazards: list[Hazard]) -> list[str]:
     """Hazards, known for sure, that make code behave differently or fail under tf.function."""
-    return [h.rule for h in hazards if not h.speculative and (
+    return [h.rule for h in hazards if not h.speculative and h.rule not in _NOT_SERIOUS and (
         h.severity is Severity.ERROR or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES))]
 
 
@@ -184,6 +190,10 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
     if case.linked.framework is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name}() is called by the framework its class extends"])
+    if fn.class_qualname and graph_context.is_keras_class(case.project.class_bases(fn.module, fn.class_qualname)):
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "a method of a Keras layer or model: decorated, it would build weights inside its own trace; "
+            "decorate the train step that calls the model"])
     if case.linked.recursive:
         return Decision(Verdict.LEAVE_EAGER, ["TF404"])
     if fn.name.startswith("__") and fn.name != "__call__":
@@ -273,7 +283,9 @@ def _decorate(case: Case) -> Decision:
 # -- decorated functions -------------------------------------------------------------------------
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
-    if found == ["TF406"]:  # a decorated Keras call: the fix is to drop the decorator
+    if found == ["TF406"] and not case.fn.long_loops:  # a decorated Keras call: the fix is to drop the decorator
+        # (with a loop over tensors in it, dropping the decorator would also drop AutoGraph, which
+        # the loop needs: then it is fix-first, as for any other hazard)
         return Decision(Verdict.UNDECORATE, found, assumptions=[
             "Keras compiles a layer's call itself; decorated, its weights are built inside the trace and get no "
             "gradients: decorate the train step instead"])

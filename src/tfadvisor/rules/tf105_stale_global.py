@@ -168,14 +168,16 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
                 # "xla"`: a switch set once at start-up, read at trace time on purpose.
                 lazy.update(t.id for t in targets if isinstance(t, ast.Name))
             for target in targets:
-                for t in ast.walk(target):
-                    if isinstance(t, ast.Name):
-                        lines.setdefault(t.id, []).append(node.lineno)
-                        if isinstance(node, ast.AugAssign):
-                            lines[t.id].append(node.lineno)
+                for t in _bound_names(target):  # ``d[KEY] = v`` rebinds neither d nor KEY
+                    lines.setdefault(t, []).append(node.lineno)
+                    if isinstance(node, ast.AugAssign):
+                        lines[t].append(node.lineno)
+    last_call = _last_program_call(tree, not_values)  # type: ignore[arg-type]
     out: dict[str, int] = {}
     for name, where in lines.items():
-        if len(where) > 1 and name not in not_values:
+        # A rebinding matters only if the program calls something again after it (a notebook that
+        # rebinds `optimizer` for the next section, after its last train() call, changes nothing).
+        if len(where) > 1 and name not in not_values and max(where) < last_call:
             out[name] = max(where)
     stack = list(root.children)
     while stack:
@@ -190,6 +192,36 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
                 out[n.id] = 0  # type: ignore[attr-defined]
     tree._tf105_rebinds = out  # type: ignore[attr-defined]
     return out
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in _bound_names(e)]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    return []
+
+
+_DRIVING_METHODS = frozenset({"fit", "predict", "evaluate", "train_on_batch", "predict_on_batch"})
+
+
+def _last_program_call(tree: ast.Module, functions: set[str]) -> int:
+    """The last line where module-level code calls one of the module's own functions (or a
+    model's fit/predict/evaluate): after that, rebinding a global cannot reach a graph."""
+    last = 0
+    for stmt in _top_level(tree.body):
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for node in ast.walk(stmt):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if ((isinstance(func, ast.Name) and func.id in functions)
+                    or (isinstance(func, ast.Attribute) and func.attr in _DRIVING_METHODS)):
+                last = max(last, node.lineno)
+    return last
 
 
 def _flag(value: ast.AST | None) -> bool:
