@@ -120,7 +120,10 @@ def apply(x):
             if where is None and ctx.scope.parent is not None and name in rebound:
                 if not _shadowed(ctx.scope, name):
                     line = rebound[name]
-                    if line == 0 or line > fn.lineno:
+                    # A rebinding matters only if the program calls this function again after it
+                    # (a notebook that rebinds `optimizer` for its next section, after the last
+                    # train() call, changes nothing).
+                    if line == 0 or (line > fn.lineno and _called_after(ctx, fn, line)):
                         where = line
             if where is None:
                 continue
@@ -172,12 +175,9 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
                     lines.setdefault(t, []).append(node.lineno)
                     if isinstance(node, ast.AugAssign):
                         lines[t].append(node.lineno)
-    last_call = _last_program_call(tree, not_values)  # type: ignore[arg-type]
     out: dict[str, int] = {}
     for name, where in lines.items():
-        # A rebinding matters only if the program calls something again after it (a notebook that
-        # rebinds `optimizer` for the next section, after its last train() call, changes nothing).
-        if len(where) > 1 and name not in not_values and max(where) < last_call:
+        if len(where) > 1 and name not in not_values:
             out[name] = max(where)
     stack = list(root.children)
     while stack:
@@ -207,21 +207,33 @@ def _bound_names(target: ast.AST) -> list[str]:
 _DRIVING_METHODS = frozenset({"fit", "predict", "evaluate", "train_on_batch", "predict_on_batch"})
 
 
-def _last_program_call(tree: ast.Module, functions: set[str]) -> int:
-    """The last line where module-level code calls one of the module's own functions (or a
-    model's fit/predict/evaluate): after that, rebinding a global cannot reach a graph."""
-    last = 0
-    for stmt in _top_level(tree.body):
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+def _called_after(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> bool:
+    """Whether module-level code calls ``fn`` (or a module function that calls it, or, for a
+    method, a model's fit/predict/evaluate) after ``line``, before ``fn``'s name is defined again."""
+    root = module_scope(ctx.scope)
+    tree = root.node
+    names = {fn.name}
+    for scope in root.children:  # module functions that call it by name: its callers
+        if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):  # type: ignore[attr-defined]
+            names.add(scope.node.name)  # type: ignore[attr-defined]
+    method = ctx.scope.cls is not None
+    redefined = min((s.lineno for s in tree.body  # type: ignore[attr-defined]
+                     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == fn.name
+                     and s.lineno > fn.lineno), default=None)
+    for stmt in _top_level(tree.body):  # type: ignore[attr-defined]
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or stmt.lineno <= line:
             continue
+        if redefined is not None and stmt.lineno > redefined:
+            break
         for node in ast.walk(stmt):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            if ((isinstance(func, ast.Name) and func.id in functions)
-                    or (isinstance(func, ast.Attribute) and func.attr in _DRIVING_METHODS)):
-                last = max(last, node.lineno)
-    return last
+            if ((isinstance(func, ast.Name) and func.id in names)
+                    or (isinstance(func, ast.Attribute) and (func.attr in names
+                                                             or (method and func.attr in _DRIVING_METHODS)))):
+                return True
+    return False
 
 
 def _flag(value: ast.AST | None) -> bool:
