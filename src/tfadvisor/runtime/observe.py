@@ -82,6 +82,7 @@ class FunctionStats:
     errors: int = 0
     traced_calls: int = 0  # calls seen with symbolic tensors (inside someone else's tracing)
     traces: int = 0  # tf.function traces observed (already-decorated functions only)
+    traced_s: float = 0.0  # time of the calls that traced (already-decorated functions only)
     callers: dict[str | None, int] = field(default_factory=dict)
     signatures: list[SignatureSeen] = field(default_factory=list)
     samples: list[CallSample] = field(default_factory=list)
@@ -326,7 +327,10 @@ class _ObservedTFFunction:
             failed = False
             return result
         finally:
-            stats.traces += max(0, _tracing_count(target) - before)
+            new = _tracing_count(target) - before
+            if new > 0:
+                stats.traces += new
+                stats.traced_s += time.perf_counter() - token[3]
             observer._leave(stats, token, failed)
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
