@@ -93,7 +93,7 @@ def test_advised_verdicts_never_show_a_negative_saving(verdict) -> None:
 
 def test_unmeasured_keeps_static_but_never_advises_graph_mode() -> None:
     assert unmeasured_verdict(Verdict.DECORATE, decorated=False) is Verdict.LEAVE_EAGER
-    assert unmeasured_verdict(Verdict.FIX_FIRST, decorated=False) is Verdict.LEAVE_EAGER
+    assert unmeasured_verdict(Verdict.FIX_FIRST, decorated=False) is Verdict.FIX_FIRST  # hazards are facts
     assert unmeasured_verdict(Verdict.UNDECORATE, decorated=True) is Verdict.UNDECORATE
     assert unmeasured_verdict(None, decorated=True) is Verdict.KEEP
     assert decide(ev(graph=None)).verdict is Verdict.LEAVE_EAGER

@@ -161,10 +161,11 @@ def decorated_speed(e: Evidence) -> Decision:
 
 def unmeasured_verdict(static: Verdict | None, decorated: bool) -> Verdict:
     """What a measured report says about a function it could not measure: the static verdict, but
-    never an advice to put it in graph mode (``decorate``, ``fix-first``) on no measurement."""
+    never ``decorate`` on no measurement (the hazards behind a static ``fix-first`` are facts of
+    the code, measured or not)."""
     if static is None:
         return Verdict.KEEP if decorated else Verdict.LEAVE_EAGER
-    if static in (Verdict.DECORATE, Verdict.FIX_FIRST) and not decorated:
+    if static is Verdict.DECORATE and not decorated:
         return Verdict.LEAVE_EAGER
     return static
 

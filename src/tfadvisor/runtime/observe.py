@@ -386,8 +386,8 @@ def _host_copy(value: Any, sizes: list[int], depth: int = 0) -> Any:
         return {k: _host_copy(v, sizes, depth + 1) for k, v in value.items()}
     kind = _classify(cls)
     if kind == "eager":
-        array = value.numpy()
-        sizes[0] += int(array.nbytes)
+        array = value.numpy()  # a scalar string tensor gives bytes, not an array
+        sizes[0] += len(array) if isinstance(array, bytes) else int(array.nbytes)
         return HostTensor(array, value.dtype.name)
     if kind == "array":
         sizes[0] += int(value.nbytes)

@@ -186,7 +186,9 @@ def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
 def _mark_covered(p: Projection) -> None:
     from tfadvisor.advice.measured import MeasuredDecision
 
-    verdict = Verdict.UNDECORATE if p.stats.decorated else Verdict.LEAVE_EAGER
+    # inside another graph its own decorator changes nothing: no change to advise (policy: the
+    # code stays as it is unless a change clearly pays)
+    verdict = Verdict.KEEP if p.stats.decorated else Verdict.LEAVE_EAGER
     p.decision = MeasuredDecision(verdict=verdict, reasons=["TF505"],
                                   assumptions=[f"all calls come from {', '.join(sorted(set(p.covered_by)))}"])
     p.why = "covered: runs inside " + ", ".join(sorted({c.split('::')[-1] for c in p.covered_by}))
