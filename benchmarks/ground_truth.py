@@ -16,6 +16,7 @@ tracing included. ``label()`` turns those observations into a verdict; the rule 
 
     python benchmarks/ground_truth.py            # regenerate benchmarks/labels.json
     python benchmarks/ground_truth.py --only mlproj/losses.py::focal_loss --verbose
+    python benchmarks/ground_truth.py --relabel  # the policy changed: relabel the stored observations
 
 Functions run in long-lived worker processes (TensorFlow is imported once per worker); a function
 that crashes or hangs its worker is recorded as such and the worker is replaced.
@@ -764,6 +765,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--output", type=Path, default=LABELS)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--relabel", action="store_true",
+                        help="apply the (changed) policy to the observations stored in labels.json; measures nothing")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -772,6 +775,16 @@ def main(argv: list[str] | None = None) -> int:
     sys.path[:0] = [str(CORPUS), str(HERE)]
     from corpus.index import ENTRIES
 
+    if args.relabel:
+        stored = json.loads(args.output.read_text())["functions"]
+        results = [{"id": fid, **entry["observations"]} for fid, entry in stored.items()]
+        labels = build_labels(results)
+        moved = [fid for fid, v in labels["functions"].items() if v["label"] != stored[fid]["label"]]
+        for fid in moved:
+            print(f"  {fid}: {stored[fid]['label']} -> {labels['functions'][fid]['label']}")
+        args.output.write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n")
+        print(f"relabelled {len(labels['functions'])} functions from their stored observations; {len(moved)} moved")
+        return 0
     ids = args.only or sorted(ENTRIES)
     unknown = [i for i in ids if i not in ENTRIES]
     if unknown:
