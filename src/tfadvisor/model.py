@@ -146,6 +146,9 @@ class Measurement:
     # Where eager itself drew other values from the same state (stateful random ops): compared
     # between modes by shape, dtype and statistics, not by value.
     random_values: list[str] = field(default_factory=list)
+    # The measured policy's own verdict, before static facts of the same function had their say
+    # (a static fix-first or veto can override it: advice/measured.py, _merge_static).
+    policy_verdict: str | None = None
 
 
 @dataclass

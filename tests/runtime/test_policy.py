@@ -73,6 +73,8 @@ def test_xla_reconfigures_a_decorated_function_when_clearly_faster() -> None:
     assert d.verdict is Verdict.RECONFIGURE and d.option == "jit_compile"
     d = decide(ev(decorated=True, eager=1.0, graph=0.5, options=[Option("jit_compile", 0.45, True)]))
     assert d.verdict is Verdict.KEEP
+    d = decide(ev(eager=1.0, graph=0.9, options=[Option("jit_compile", 0.1, True)]))
+    assert d.verdict is Verdict.LEAVE_EAGER  # XLA is not a reason to decorate an eager function
 
 
 def test_eager_function_decorated_with_the_option_that_makes_it_pay() -> None:

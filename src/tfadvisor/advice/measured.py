@@ -187,6 +187,7 @@ def judge(
                                          ("results differ" if m.equivalent is False else None))
     decision = policy.decide(evidence)
     out.verdict = decision.verdict
+    m.policy_verdict = decision.verdict.value
     m.saved_s = decision.saving_s if decision.saving_s is not None else m.saved_s
     m.option = decision.option
     if decision.option is not None:

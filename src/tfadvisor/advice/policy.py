@@ -108,10 +108,12 @@ def unmeasured(e: Evidence) -> Decision | None:
 
 def usable_options(e: Evidence) -> list[Option]:
     """Options that may be advised: not known to change results; against retracing only where the
-    function retraced (and the option traced less)."""
+    function retraced (and the option traced less); XLA only for a function already decorated
+    (for an eager function the question is graph mode at all, and XLA's compile and kernels are a
+    second change best made on its own)."""
     out = []
     for o in e.options:
-        if o.equivalent is False or o.total_s <= 0:
+        if o.equivalent is False or o.total_s <= 0 or o.name == XLA_OPTION and not e.decorated:
             continue
         if o.name in RETRACE_OPTIONS and (e.traces < RETRACING_TRACES or (o.traces is not None and o.traces >= e.traces)):
             continue

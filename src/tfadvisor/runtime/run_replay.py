@@ -228,9 +228,10 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         if len(stats.signatures) + (1 if stats.signatures_overflow else 0) >= RETRACING_TRACES:
             for name in ("input_signature", "reduce_retracing"):
                 out.options[name] = _option(stats, name, eager, noise, state, per_mode)
-    if run_xla and out.has_tensors and time.perf_counter() - started > 0.6 * limit_s:
+    run_xla = run_xla and out.has_tensors and out.graph_error is None and stats.tf_function is not None  # policy: XLA reconfigures
+    if run_xla and time.perf_counter() - started > 0.6 * limit_s:
         out.xla_error = f"timeout: skipped, the replay's time limit ({limit_s:.0f} s) was nearly used"
-    elif run_xla and out.has_tensors:
+    elif run_xla:
         try:
             xla = tf.function(fn, jit_compile=True)
             _fresh(state)
