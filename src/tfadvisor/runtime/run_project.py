@@ -127,7 +127,7 @@ def _relax(key: Any, numbers: bool) -> Any:
     return key
 
 
-def decide(p: Projection, run_wall_s: float) -> None:
+def decide(p: Projection) -> None:
     """Fill ``p``'s measurement projection and verdict from its observation and replay."""
     s, r = p.stats, p.replay
     location = Location(p.path, s.line, p.static.end_line if p.static else s.line, p.id)
@@ -169,7 +169,7 @@ def decide(p: Projection, run_wall_s: float) -> None:
     p.traces = m.traces
     if m.option == "input_signature" and r.tensorized is not None and r.tensorized.equivalent is not False:
         m.as_tensors = as_tensors(p)  # the advice, which fix carries out at the call sites
-    p.why = _why(p, m, run_wall_s)
+    p.why = _why(p, m)
     p.measurement = m  # type: ignore[attr-defined]
 
 
@@ -236,7 +236,7 @@ def _unmeasured(p: Projection) -> MeasuredDecision:
     return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
 
 
-def _why(p: Projection, m: Measurement, run_wall_s: float) -> str:
+def _why(p: Projection, m: Measurement) -> str:
     """One short phrase for the table; the findings carry the details."""
     s, r, v = p.stats, p.replay, p.verdict
     assert r is not None

@@ -59,8 +59,7 @@ class RunAnalysis:
         from tfadvisor.runtime.run_replay import replay
 
         start = time.perf_counter()
-        wall = self.program.wall_s or 1e-9
-        todo = [p for p in self.projections if self._worth(p, wall)]
+        todo = [p for p in self.projections if _worth(p)]
         for p in self.projections:
             frac = uncovered(p, self.by_key)
             p.calls = round(p.stats.calls * frac)
@@ -68,15 +67,15 @@ class RunAnalysis:
             if p.stats.calls == 0 and p.stats.traced_calls:
                 p.covered_by.append("a tf.function (called only while tracing)")
                 p.skipped = "called only while a tf.function traces: it already runs as part of a graph"
-                decide(p, wall)
+                decide(p)
                 _mark_covered(p)
                 continue
             if p.calls == 0 and p.covered_by:
                 p.skipped = "every call runs inside " + ", ".join(sorted(set(p.covered_by)))
-                decide(p, wall)
+                decide(p)
                 _mark_covered(p)
                 continue
-            reason = self._skip_reason(p, wall, p in todo)
+            reason = None if p in todo[:MAX_REPLAYED] else _skip_reason(p)
             if reason is None and not self.interrupted:
                 remaining = self.budget_s - (time.perf_counter() - start)
                 if remaining <= 1.0:
@@ -93,21 +92,11 @@ class RunAnalysis:
                         reason = "replay interrupted (Ctrl-C)"
                     self.replayed += 1
             p.skipped = reason
-            decide(p, wall)
+            decide(p)
             if checkpoint:
                 checkpoint()
         self.replay_s = time.perf_counter() - start
 
-    def _worth(self, p: Projection, wall: float) -> bool:
-        """Replayed whatever its share of the run (the share orders, it does not veto: a 5x faster
-        function is worth decorating at 0.5% of one run), as long as it takes tensors."""
-        return _has_tensor_argument(p.stats)
-
-    def _skip_reason(self, p: Projection, wall: float, worth: bool) -> str | None:
-        if worth:
-            rank = [q for q in self.projections if self._worth(q, wall)].index(p)
-            return None if rank < MAX_REPLAYED else f"not among the {MAX_REPLAYED} biggest functions"
-        return "no tensor among its arguments"
 
     def report(self) -> Report:
         """The report as it stands (before, during or after replay)."""
@@ -181,6 +170,16 @@ def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
         "as_tensors": as_tensors(p),
         "retraces": retrace_options(s) if len(s.signatures) > 1 else None,
     }
+
+
+def _worth(p: Projection) -> bool:
+    """Replayed whatever its share of the run (the share orders, it does not veto: a 5x faster
+    function is worth decorating at 0.5% of one run), as long as it takes tensors."""
+    return _has_tensor_argument(p.stats)
+
+
+def _skip_reason(p: Projection) -> str:
+    return f"not among the {MAX_REPLAYED} biggest functions" if _worth(p) else "no tensor among its arguments"
 
 
 def _mark_covered(p: Projection) -> None:
