@@ -140,3 +140,18 @@ def test_noisy_saving_is_speculative():
     m = measurement(calls=56)  # right at break-even
     m.saved_interval_s = [-0.01, 0.01]
     assert judge(m, decorated=False).confidence == "speculative"
+
+
+def test_static_hazard_is_a_break_the_replay_could_not_see():
+    """A static fix-first (state changed between calls, an input that raises only sometimes) makes
+    a measured function fix-first by the policy's safety step, whatever its speed; rarely called,
+    it stays out of graph mode."""
+    static = FunctionReport(id="a.py::f", path="a.py", qualname="f", line=1, end_line=3, decorated=False,
+                            facts=Facts(), verdict=Verdict.FIX_FIRST, reasons=["TF105"])
+    slow = measurement(e=1e-4, g=1e-3, calls=60)
+    d = judge(slow, decorated=False, static=static)
+    assert d.verdict is Verdict.FIX_FIRST and "TF105" in d.reasons
+    assert judge(measurement(calls=5), decorated=False, static=static).verdict is Verdict.LEAVE_EAGER
+    keras_call = FunctionReport(id="a.py::L.call", path="a.py", qualname="L.call", line=1, end_line=3,
+                                decorated=False, facts=Facts(), verdict=Verdict.LEAVE_EAGER, reasons=["TF406"])
+    assert judge(measurement(), decorated=False, static=keras_call).verdict is Verdict.FIX_FIRST

@@ -204,7 +204,7 @@ def judge(
         out.reasons = ["TF502"]
     elif decision.step == "safety":
         out.reasons = broken_reasons
-        return _merge_static(out, static)
+        return _merge_static(out, static, calls=m.calls, decorated=decorated)
 
     storm = is_retrace_storm(m.traces, measured_calls)
     changed = dict(retrace_args or {})
@@ -238,7 +238,7 @@ def judge(
     if m.calls > measured_calls:
         out.assumptions.append(f"projected to {m.calls} calls, assuming they repeat the argument signatures of the "
                                f"{measured_calls} measured calls")
-    return _merge_static(out, static)
+    return _merge_static(out, static, calls=m.calls, decorated=decorated)
 
 
 def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None = None,
@@ -305,30 +305,42 @@ def _infra_error(message: str) -> bool:
     return message.startswith(("timeout:", "crashed:", "memory:", "load:", "resolve:"))
 
 
-# Static reasons that keep a function eager whatever its speed: a decorated Keras Layer/Model call
-# (TF406), a builder (TF504), a generator (TF207), recursion (TF404).
-STATIC_VETOES = ("TF406", "TF504", "TF207", "TF404")
+# Static reasons that keep a function eager whatever its speed: a builder (TF504), a generator
+# (TF207), recursion (TF404).
+STATIC_VETOES = ("TF504", "TF207", "TF404")
+# Static findings that mean "breaks under tf.function" even where a replay in isolation cannot
+# show it: a decorated Keras call breaks the training loop's gradients (TF406).
+STATIC_BREAKS = ("TF406",)
 
 
-def _merge_static(out: MeasuredDecision, static: FunctionReport | None) -> MeasuredDecision:
-    """Static hazards still count for safety; measured numbers replace static performance guesses."""
+def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls: int = 0,
+                  decorated: bool = False) -> MeasuredDecision:
+    """Static hazards still count for safety; measured numbers replace static performance guesses.
+
+    A static ``fix-first`` (or TF406) is evidence that the function breaks under tf.function, which
+    a replay of sampled calls may not exercise (state that changes between calls, an input that
+    raises only sometimes): the policy's safety step then applies to it as to a measured break
+    (``fix-first`` from ``policy.MIN_CALLS_FIX_FIRST`` calls, else out of graph mode)."""
     if static is None:
         out.reasons = list(dict.fromkeys(out.reasons))
         return out
     hazards = [r for r in static.reasons if not r.startswith("TF5")]
     vetoes = [r for r in static.reasons if r in STATIC_VETOES]
+    breaks = static.verdict is Verdict.FIX_FIRST or any(r in STATIC_BREAKS for r in static.reasons)
     if vetoes and out.verdict is Verdict.DECORATE:
-        # A replay of one function in isolation cannot see these: a Keras call decorated breaks
-        # the training loop's gradients (TF406), a builder creates variables per trace (TF504)...
+        # A replay of one function in isolation cannot see these: a builder creates variables per trace...
         out.verdict = Verdict.LEAVE_EAGER
         out.reasons = vetoes + out.reasons
         out.assumptions.append("measured faster in isolation, but the static reasons say it must stay eager")
-        out.reasons = list(dict.fromkeys(out.reasons))
-        return out
-    if static.verdict is Verdict.FIX_FIRST and out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
-        out.verdict = Verdict.FIX_FIRST
-        out.assumptions.append("measured results match, but static hazards remain (see the reasons)")
-    if out.verdict is Verdict.FIX_FIRST:
+    elif breaks and out.verdict is not Verdict.FIX_FIRST and "TF502" not in out.reasons:
+        if calls >= policy.MIN_CALLS_FIX_FIRST:
+            out.verdict = Verdict.FIX_FIRST
+            out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
+                                   "(see the reasons): fix them before it runs as a graph")
+        elif out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
+            out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
+            out.assumptions.append(f"static hazards remain and it runs only {calls} times: not worth fixing")
+    if out.verdict is Verdict.FIX_FIRST or breaks:
         out.reasons = out.reasons + hazards
     out.reasons = list(dict.fromkeys(out.reasons))
     return out

@@ -157,6 +157,12 @@ def _variables_of(obj: Any, depth: int = 0) -> list[Any]:
     return []
 
 
+def _is_tensor(obj: Any) -> bool:
+    """A tensor kept in a global or an attribute: under tf.function a symbolic one leaks there
+    (TF204), which comparing it shows; restoring puts the original object back."""
+    return type(obj).__name__ in ("EagerTensor", "SymbolicTensor", "Tensor")
+
+
 def is_variable(obj: Any) -> bool:
     cls = type(obj)
     return "Variable" in cls.__name__ and hasattr(obj, "assign") and hasattr(obj, "numpy")
@@ -179,14 +185,14 @@ class _CellHolder:
 
 
 def python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tuple[Any, str, Any]]:
-    """Plain data the function can reach: ``label -> (holder, name, object)``, the holder being
-    its module's globals, a closure cell or ``self.__dict__``."""
+    """Plain data (and tensors) the function can reach: ``label -> (holder, name, object)``, the
+    holder being its module's globals, a closure cell or ``self.__dict__``."""
     out: dict[str, tuple[Any, str, Any]] = {}
     globals_ = getattr(fn, "__globals__", {})
     code = getattr(fn, "__code__", None)
     for name in getattr(code, "co_names", ()):
         value = globals_.get(name)
-        if name in globals_ and isinstance(value, _PLAIN_STATE):
+        if name in globals_ and (isinstance(value, _PLAIN_STATE) or _is_tensor(value)):
             out[f"global `{name}`"] = (globals_, name, value)
     for name, cell in zip(getattr(code, "co_freevars", ()), getattr(fn, "__closure__", None) or ()):
         holder = _CellHolder(cell)
@@ -197,6 +203,6 @@ def python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tupl
         attrs = getattr(stats.samples[0].args[0], "__dict__", None)
         if isinstance(attrs, dict):
             for name, value in list(attrs.items()):
-                if not name.startswith("_") and isinstance(value, _PLAIN_STATE):
+                if not name.startswith("_") and (isinstance(value, _PLAIN_STATE) or _is_tensor(value)):
                     out[f"`self.{name}`"] = (attrs, name, value)
     return out

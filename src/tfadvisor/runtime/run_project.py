@@ -144,7 +144,7 @@ def decide(p: Projection) -> None:
     # What fix needs for an input_signature: the distinct argument signatures observed.
     m.signatures = [seen.named for seen in s.signatures if seen.named] or None
     m.traces = evidence.traces
-    m.trace_s = r.trace_s
+    m.trace_s = _times(r.trace_s, scale)
     m.eager_s = per_call if not s.decorated else _times(r.eager_s, scale)
     m.graph_s = _times(r.graph_s, scale)
     m.xla_s = _times(r.xla_s, scale)
@@ -184,7 +184,6 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     s, r = p.stats, p.replay
     assert r is not None and r.eager_s is not None
     calls, observed = p.calls, p.eager_total_s
-    trace_s = r.trace_s or 0.0
     if s.decorated:
         traces = s.traces or len(s.signatures) or 1
         # the program's own calls that did not trace say what a call costs in the run; when every
@@ -193,10 +192,15 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
         steady_calls = calls - min(traces, calls)
         steady = (observed - s.traced_s * share) / steady_calls if steady_calls > 0 else None
         scale = steady / r.graph_s if steady and steady > 0 and r.graph_s else 1.0
-        eager_total, graph_total = calls * r.eager_s * scale, observed
     else:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
         scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
+    # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
+    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds
+    trace_s = (r.trace_s or 0.0) * scale
+    if s.decorated:
+        eager_total, graph_total = calls * r.eager_s * scale, observed
+    else:
         eager_total = observed
         graph_total = calls * r.graph_s * scale + traces * trace_s if r.graph_s is not None else None
     counts = retrace_options(s)
@@ -206,10 +210,11 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     for name, o in r.options.items():
         if o.graph_s is not None and o.error is None:
             t = projected_traces[name]
-            options.append(policy.Option(name, calls * o.graph_s * scale + t * (o.trace_s or trace_s), o.equivalent, t))
+            option_trace = o.trace_s * scale if o.trace_s is not None else trace_s
+            options.append(policy.Option(name, calls * o.graph_s * scale + t * option_trace, o.equivalent, t))
     if r.xla_s is not None and not r.xla_error and r.xla_first_s is not None:
         compile_s = max(0.0, r.xla_first_s - r.xla_s)
-        options.append(policy.Option(policy.XLA_OPTION, calls * r.xla_s * scale + traces * compile_s, r.xla_equivalent))
+        options.append(policy.Option(policy.XLA_OPTION, (calls * r.xla_s + traces * compile_s) * scale, r.xla_equivalent))
     broken = r.graph_error or ("results differ: " + r.differences[0] if r.equivalent is False and r.differences else None)
     evidence = policy.Evidence(decorated=s.decorated, calls=calls, tensor_work=r.has_tensors, broken=broken,
                                eager_total_s=eager_total, graph_total_s=graph_total, traces=traces,
