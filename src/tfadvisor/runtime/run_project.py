@@ -196,8 +196,14 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
         scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
     # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
-    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds
+    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds. A decorated
+    # function's own traces in the run calibrate first calls better (replay traces in a process
+    # where AutoGraph has converted the function already): an option's first call is priced as
+    # the run's trace x (option's first-call overhead / replay's fresh trace).
     trace_s = (r.trace_s or 0.0) * scale
+    first_call_unit = scale
+    if s.decorated and s.traced_s > 0 and r.trace_s:
+        first_call_unit = (s.traced_s * (observed / s.inclusive_s if s.inclusive_s else 1.0) / traces) / r.trace_s
     if s.decorated:
         eager_total, graph_total = calls * r.eager_s * scale, observed
     else:
@@ -210,11 +216,12 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     for name, o in r.options.items():
         if o.graph_s is not None and o.error is None:
             t = projected_traces[name]
-            option_trace = o.trace_s * scale if o.trace_s is not None else trace_s
+            option_trace = o.trace_s * first_call_unit if o.trace_s is not None else trace_s
             options.append(policy.Option(name, calls * o.graph_s * scale + t * option_trace, o.equivalent, t))
     if r.xla_s is not None and not r.xla_error and r.xla_first_s is not None:
         compile_s = max(0.0, r.xla_first_s - r.xla_s)
-        options.append(policy.Option(policy.XLA_OPTION, (calls * r.xla_s + traces * compile_s) * scale, r.xla_equivalent))
+        options.append(policy.Option(policy.XLA_OPTION, calls * r.xla_s * scale + traces * compile_s * first_call_unit,
+                                     r.xla_equivalent))
     broken = r.graph_error or ("results differ: " + r.differences[0] if r.equivalent is False and r.differences else None)
     evidence = policy.Evidence(decorated=s.decorated, calls=calls, tensor_work=r.has_tensors, broken=broken,
                                eager_total_s=eager_total, graph_total_s=graph_total, traces=traces,
