@@ -77,6 +77,7 @@ class Prediction:
     verdict: str
     confidence: str = "certain"
     reasons: list[str] = field(default_factory=list)
+    observed: bool = True  # measured row: False when `run` never saw the function called (see below)
 
 
 def static_predictions() -> tuple[dict[str, Prediction], float]:
@@ -90,12 +91,29 @@ def static_predictions() -> tuple[dict[str, Prediction], float]:
     return {f.id: Prediction(str(f.verdict), f.confidence, list(f.reasons)) for f in report.functions}, elapsed
 
 
-def measured_predictions(path: Path = MEASURED) -> dict[str, Prediction] | None:
+NOT_OBSERVED = "not observed by `run`"
+
+
+def measured_predictions(path: Path = MEASURED, static: dict[str, Prediction] | None = None) -> dict[str, Prediction] | None:
+    """`run`'s verdicts. A function the driver runs but `run` does not observe (``__init__`` and
+    other dunders are not wrapped) gets what `run` says of any function it could not measure:
+    the static verdict, never turned into graph advice (``policy.unmeasured_verdict``)."""
     if not path.exists():
         return None
+    from tfadvisor.advice.policy import unmeasured_verdict
+    from tfadvisor.model import Verdict
+
     data = json.loads(path.read_text())
-    return {fid: Prediction(v["verdict"], v.get("confidence", "certain"), v.get("reasons", []))
-            for fid, v in data["functions"].items() if v.get("verdict")}
+    out = {fid: Prediction(v["verdict"], v.get("confidence", "certain"), v.get("reasons", []))
+           for fid, v in data["functions"].items() if v.get("verdict")}
+    labels = load_labels() if static else {"functions": {}}
+    for fid, v in data["functions"].items():
+        if v.get("verdict") or v.get("error") != NOT_OBSERVED or static is None or fid not in static:
+            continue
+        decorated = bool(labels["functions"].get(fid, {}).get("decorated"))
+        verdict = unmeasured_verdict(Verdict(static[fid].verdict), decorated)
+        out[fid] = Prediction(verdict.value, "speculative", static[fid].reasons, observed=False)
+    return out
 
 
 # ============================================================================ scoring
@@ -264,6 +282,11 @@ def render_markdown(labels: dict[str, Any], static: dict[str, Prediction], stati
         "1.5 of its threshold (`ground_truth.borderline`): on this shared machine those can move between runs "
         "(between two full runs, 13 of 149 labels moved; 12 of them were within that factor).",
         "",
+        *([f"`run` observes functions and methods but not `__init__` and other dunders: "
+           f"{sum(not p.observed for p in measured.values())} functions the drivers call were not observed, and are "
+           "scored with what `run` says of any function it did not measure (the static verdict, never turned "
+           "into `decorate` or `fix-first`: `advice.policy.unmeasured_verdict`).", ""]
+          if measured is not None and any(not p.observed for p in measured.values()) else []),
         f"`check` analysed the corpus in {static_s:.2f} s."
         + ("" if measured is not None else " The measured column is not yet available: run "
            "`python benchmarks/accuracy.py --measure`."),
@@ -394,7 +417,7 @@ def measure_one(function_id: str, budget_s: float, timeout_s: float) -> dict[str
         report = json.loads(out.read_text())
     fn = next((f for f in report["functions"] if f["id"] == function_id), None)
     if fn is None:
-        return {"verdict": None, "error": "not observed by `run`"}
+        return {"verdict": None, "error": NOT_OBSERVED}
     return {"verdict": fn["verdict"], "confidence": fn.get("confidence", "certain"), "reasons": fn.get("reasons", []),
             "measurement": fn.get("measurement")}
 
@@ -432,8 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measure", action="store_true", help="measure with `tfadvisor run` (slow), cache in measured.json")
     parser.add_argument("--only", action="append", help="with --measure: only these ids (merged into the cache)")
     parser.add_argument("--sample", type=int, help="with --measure: at most N functions per label (deterministic)")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--budget", type=float, default=20.0, help="seconds of replay per function for `run`")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel `run`s (their timings share the cores)")
+    parser.add_argument("--budget", type=float, default=30.0, help="seconds of replay per function for `run`")
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--docs", type=Path, default=DOCS)
     args = parser.parse_args(argv)
@@ -453,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp.write_text(json.dumps({"functions": cached}, indent=1, sort_keys=True) + "\n")
         tmp.replace(MEASURED)
     static, static_s = static_predictions()
-    measured = measured_predictions()
+    measured = measured_predictions(static=static)
     print_tables(labels, static, measured)
     if args.write_docs:
         args.docs.parent.mkdir(parents=True, exist_ok=True)

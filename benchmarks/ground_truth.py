@@ -16,6 +16,7 @@ tracing included. ``label()`` turns those observations into a verdict; the rule 
 
     python benchmarks/ground_truth.py            # regenerate benchmarks/labels.json
     python benchmarks/ground_truth.py --only mlproj/losses.py::focal_loss --verbose
+    python benchmarks/ground_truth.py --relabel  # the policy changed: relabel the stored observations
 
 Functions run in long-lived worker processes (TensorFlow is imported once per worker); a function
 that crashes or hangs its worker is recorded as such and the worker is replaced.
@@ -49,12 +50,13 @@ CORPUS = HERE / "corpus"
 PROJECT = CORPUS / "mlproj"
 LABELS = HERE / "labels.json"
 
-# --- The labelling rule's thresholds (README.md, "Labelling rule") -----------------------------
-DECORATE_SPEEDUP = 1.3  # eager total / graph total over the driver's calls, tracing included
-KEEP_SPEEDUP = 1.1  # a decorated function must be at least this much faster than eager to stay
-VARIANT_GAIN = 1.3  # a reconfigured tf.function must beat the as-written one by this factor
-MIN_CALLS_FIX_FIRST = 10  # broken functions called this often would be worth fixing
-TIMEOUT_S = 300.0  # per function, all modes
+# --- The labelling rule is the tool's own measured policy (README.md, "Labelling rule") ---------
+# Imported, not restated: tfadvisor.advice.policy decides for `tfadvisor run`/`profile` and here.
+from tfadvisor.advice import policy  # noqa: E402
+
+TIMEOUT_S = 600.0  # per function, all modes and rounds
+SEED = 0  # Python, NumPy and TensorFlow seeds of every mode
+NOISE_SEED = 1  # TensorFlow's seed from the first call of eager's second run (exposes random draws)
 
 
 # ============================================================================ source variants
@@ -184,9 +186,10 @@ class ModeResult:
     error: str | None = None
     calls: int = 0
     body_runs: int = 0
-    total_s: float = 0.0  # raw CPU-time sum of the driver's calls
+    total_s: float = 0.0  # raw wall-clock sum of the driver's calls
     est_s: float = 0.0  # the same, robust to noise: tracing calls as measured, others at the median
-    wall_s: float = 0.0  # raw wall-clock sum, for reference (the machine is shared: not labelled on)
+    cpu_s: float = 0.0  # raw CPU-time sum (all threads), for reference: graph mode's thread pools
+    est_cpu_s: float = 0.0  # spin while they wait, so CPU time overstates what a graph costs
     tracing_calls: int = 0
     first_s: float | None = None
     steady_s: float | None = None  # median of calls after the first
@@ -198,9 +201,10 @@ class ModeResult:
 class Harness:
     """What a driver gets: ``h.call(fn, *args)`` times one call and records its output."""
 
-    def __init__(self) -> None:
+    def __init__(self, tf_seed_at_first_call: int | None = None) -> None:
         self.times: list[float] = []  # CPU time of this process per call (all its threads)
         self.wall: list[float] = []
+        self.tf_seed_at_first_call = tf_seed_at_first_call
         self.outputs: list[Any] = []
         self.arg_specs: list[list[Any]] = []
         self.tensor_work = False
@@ -212,6 +216,8 @@ class Harness:
         return importlib.import_module(f"mlproj.{name}")
 
     def call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if self.tf_seed_at_first_call is not None and not self.times:
+            _tf().random.set_seed(self.tf_seed_at_first_call)  # objects were built from SEED alike
         before = self.counter["n"]
         w0, t0 = time.perf_counter(), time.process_time()
         out = fn(*args, **kwargs)
@@ -296,25 +302,33 @@ def plain(obj: Any, depth: int = 0) -> Any:
     return f"<{type(obj).__name__}>"
 
 
-def differences(a: Any, b: Any, where: str = "", out: list[str] | None = None) -> list[str]:
-    """Where two plain values differ (numbers compared with a tolerance, 0-d arrays as scalars)."""
+def differences(a: Any, b: Any, where: str = "", out: list[str] | None = None, limit: int = 5,
+                random: frozenset[str] = frozenset()) -> list[str]:
+    """Where two plain values differ (numbers compared with a tolerance, 0-d arrays as scalars).
+
+    Paths in ``random`` are values eager itself does not reproduce (``random_paths``): only their
+    shape is compared, as the policy's equivalence does (advice/policy.py, step ``safety``)."""
     import numpy as np
 
     out = [] if out is None else out
-    if len(out) >= 5:
+    if len(out) >= limit:
+        return out
+    if where in random:
+        if _shape(a) != _shape(b):
+            out.append(f"{where}: random values shaped {_shape(a)} != {_shape(b)}")
         return out
     if isinstance(a, dict) and isinstance(b, dict):
         if set(a) != set(b):
             out.append(f"{where}: keys {sorted(map(str, a))} != {sorted(map(str, b))}")
         for k in a:
             if k in b:
-                differences(a[k], b[k], f"{where}.{k}", out)
+                differences(a[k], b[k], f"{where}.{k}", out, limit, random)
         return out
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             out.append(f"{where}: length {len(a)} != {len(b)}")
         for i, (x, y) in enumerate(zip(a, b)):
-            differences(x, y, f"{where}[{i}]", out)
+            differences(x, y, f"{where}[{i}]", out, limit, random)
         return out
     numeric = (int, float, bool, np.ndarray, np.generic)
     if isinstance(a, numeric) and isinstance(b, numeric) and not isinstance(a, (str, bytes)):
@@ -336,12 +350,32 @@ def differences(a: Any, b: Any, where: str = "", out: list[str] | None = None) -
     return out
 
 
+def _shape(v: Any) -> Any:
+    """What a random value is compared by: its shape (arrays, numbers), or its kind and size."""
+    import numpy as np
+
+    if isinstance(v, (np.ndarray, np.generic, int, float, bool)):
+        return tuple(np.shape(v))
+    if isinstance(v, (list, dict)):
+        return (type(v).__name__, len(v))
+    return type(v).__name__
+
+
+def random_paths(eager: Any, again: Any) -> set[str]:
+    """The paths of ``differences`` where eager's two runs disagree (random draws)."""
+    paths: set[str] = set()
+    for part in ("outputs", "state"):
+        for line in differences(eager[part], again[part], part, limit=10_000):
+            paths.add(line.split(": ", 1)[0])
+    return paths
+
+
 def _short(v: Any) -> str:
     text = repr(v).replace("\n", " ")
     return text if len(text) < 60 else text[:57] + "..."
 
 
-def _reset_state(seed: int = 0) -> None:
+def _reset_state(seed: int = SEED) -> None:
     import numpy as np
 
     tf = _tf()
@@ -414,16 +448,17 @@ def error_text(exc: BaseException) -> str:
 
 
 def run_mode(
-    function_id: str, mode: str, overrides: dict[str, Any], driver: Callable[..., Any], workdir: Path
+    function_id: str, mode: str, overrides: dict[str, Any], driver: Callable[..., Any], workdir: Path,
+    tf_seed_at_first_call: int | None = None,
 ) -> tuple[ModeResult, Any, Harness]:
     path, module, qualname = split_id(function_id)
     res = ModeResult(mode=mode)
-    h = Harness()
+    h = Harness(tf_seed_at_first_call)
     state: Any = None
     _reset_state()
     stdout = io.StringIO()
     try:
-        source = variant_source(path.read_text(), qualname, mode)
+        source = variant_source(path.read_text(), qualname, "eager" if mode == "eager-again" else mode)
         mod = _load_project(module, source, workdir, overrides)
         h.counter = mod.__dict__["__tfa_counter__"]
         with contextlib.redirect_stdout(stdout):
@@ -436,19 +471,23 @@ def run_mode(
     else:
         res.body_runs = mod.__dict__["__tfa_counter__"]["n"]
     res.calls = len(h.times)
-    res.total_s = sum(h.times)
-    res.wall_s = sum(h.wall)
-    res.first_s = h.times[0] if h.times else None
-    res.steady_s = statistics.median(h.times[1:]) if len(h.times) > 1 else None
-    res.est_s, res.tracing_calls = robust_total(h.times, h.traced, graph=mode != "eager")
+    graph = mode not in ("eager", "eager-again")
+    res.total_s = sum(h.wall)
+    res.cpu_s = sum(h.times)
+    res.first_s = h.wall[0] if h.wall else None
+    res.steady_s = statistics.median(h.wall[1:]) if len(h.wall) > 1 else None
+    res.est_s, res.tracing_calls = robust_total(h.wall, h.traced, graph=graph)
+    res.est_cpu_s, _ = robust_total(h.times, h.traced, graph=graph)
     res.tensor_work = h.tensor_work
     printed = [ln for ln in stdout.getvalue().splitlines() if ln.strip()]
     observed = {"outputs": h.outputs, "state": state, "printed_lines": len(printed)}
     return res, observed, h
 
 
-def observe(function_id: str, *, variants: bool = True) -> dict[str, Any]:
-    """All modes of one function; the observations ``label()`` reads."""
+def observe(function_id: str, *, variants: bool = True, repeat: int = 1) -> dict[str, Any]:
+    """All modes of one function; the observations ``label()`` reads. With ``repeat`` > 1 every
+    mode that ran is timed again (modes in turn, round after round) and its total is the median
+    of the rounds: a single round's timing moved 9 of 150 labels between two runs."""
     sys.path[:0] = [str(CORPUS), str(HERE)]
     from corpus.index import ENTRIES
 
@@ -456,31 +495,42 @@ def observe(function_id: str, *, variants: bool = True) -> dict[str, Any]:
     decorated = is_decorated(function_id)
     out: dict[str, Any] = {"id": function_id, "decorated": decorated, "modes": {}}
     started = time.perf_counter()
+    overrides: dict[str, dict[str, Any]] = {"eager": {}, "graph": {}}
     with tempfile.TemporaryDirectory(prefix="tfa_gt_") as tmp:
         out["elapsed_s"] = 0.0
         workdir = Path(tmp)
         eager, eager_obs, h = run_mode(function_id, "eager", {}, entry.driver, workdir)
         out["modes"]["eager"] = asdict(eager)
+        if eager.ok:  # eager again, TensorFlow reseeded at its first call: what differs is random
+            _, again_obs, _ = run_mode(function_id, "eager-again", {}, entry.driver, workdir, NOISE_SEED)
+            eager_obs["random"] = sorted(random_paths(eager_obs, again_obs))
+            out["random"] = eager_obs["random"]
         graph, graph_obs, _ = run_mode(function_id, "graph", {}, entry.driver, workdir)
         _compare(graph, eager_obs, graph_obs)
         out["modes"]["graph"] = asdict(graph)
-        if not variants or not eager.ok:
-            out["elapsed_s"] = time.perf_counter() - started
-            return out
-        if graph.ok and graph.body_runs > 2:
-            relaxed, obs, _ = run_mode(function_id, "relaxed", {"reduce_retracing": True}, entry.driver, workdir)
-            _compare(relaxed, eager_obs, obs)
-            out["modes"]["relaxed"] = asdict(relaxed)
-            sig = infer_signature(h.arg_specs)
-            if sig is not None:
-                signed, obs, _ = run_mode(function_id, "signature", {"input_signature": sig}, entry.driver, workdir)
-                _compare(signed, eager_obs, obs)
-                out["modes"]["signature"] = asdict(signed)
-                out["signature"] = [repr(s) for s in sig]
-        if decorated and graph.ok and graph.equivalent:
-            xla, obs, _ = run_mode(function_id, "xla", {"jit_compile": True}, entry.driver, workdir)
-            _compare(xla, eager_obs, obs)
-            out["modes"]["xla"] = asdict(xla)
+        if variants and eager.ok:
+            if graph.ok and graph.body_runs > 2:
+                overrides["relaxed"] = {"reduce_retracing": True}
+                sig = infer_signature(h.arg_specs)
+                if sig is not None:
+                    overrides["signature"] = {"input_signature": sig}
+                    out["signature"] = [repr(s) for s in sig]
+            if decorated and graph.ok and graph.equivalent:
+                overrides["xla"] = {"jit_compile": True}
+            for name in ("relaxed", "signature", "xla"):
+                if name in overrides:
+                    res, obs, _ = run_mode(function_id, name, overrides[name], entry.driver, workdir)
+                    _compare(res, eager_obs, obs)
+                    out["modes"][name] = asdict(res)
+        for _ in range(repeat - 1 if eager.ok else 0):
+            for name, mode in out["modes"].items():
+                if mode["ok"]:
+                    again, _, _ = run_mode(function_id, name, overrides[name], entry.driver, workdir)
+                    mode.setdefault("rounds_est_s", [mode["est_s"]]).append(again.est_s if again.ok else None)
+        for mode in out["modes"].values():
+            rounds = [x for x in mode.get("rounds_est_s", []) if x is not None]
+            if rounds:
+                mode["est_s"] = statistics.median(rounds)
     out["elapsed_s"] = time.perf_counter() - started
     return out
 
@@ -488,8 +538,9 @@ def observe(function_id: str, *, variants: bool = True) -> dict[str, Any]:
 def _compare(res: ModeResult, eager_obs: Any, obs: Any) -> None:
     if not res.ok:
         return
-    diffs = differences(eager_obs["outputs"], obs["outputs"], "outputs")
-    diffs += differences(eager_obs["state"], obs["state"], "state")
+    random_ = frozenset(eager_obs.get("random", ()))
+    diffs = differences(eager_obs["outputs"], obs["outputs"], "outputs", random=random_)
+    diffs += differences(eager_obs["state"], obs["state"], "state", random=random_)
     if eager_obs["printed_lines"] != obs["printed_lines"]:
         diffs.append(f"printed lines: eager {eager_obs['printed_lines']}, graph {obs['printed_lines']}")
     res.equivalent = not diffs
@@ -498,56 +549,38 @@ def _compare(res: ModeResult, eager_obs: Any, obs: Any) -> None:
 
 # ============================================================================ the labelling rule
 def label(obs: dict[str, Any]) -> tuple[str | None, str]:
-    """The verdict that follows from the observations, and why (README.md, "Labelling rule")."""
-    modes = obs["modes"]
-    eager, graph = modes["eager"], modes["graph"]
-    decorated = obs["decorated"]
+    """The verdict that follows from the observations, and why: the tool's policy, applied to
+    what the harness measured (``evidence``)."""
+    eager = obs["modes"]["eager"]
     if not eager["ok"]:
         return None, f"invalid: fails eagerly ({eager['error']})"
-    calls = eager["calls"]
-    if not eager["tensor_work"]:
-        why = "no tensor in its arguments or results"
-        return ("undecorate", why) if decorated else ("leave-eager", why)
-    broken = not graph["ok"] or not graph["equivalent"]
-    if broken:
-        what = graph["error"] if not graph["ok"] else "; ".join(graph["differences"][:2])
-        if calls >= MIN_CALLS_FIX_FIRST:
-            return "fix-first", f"breaks under tf.function ({what}) and runs {calls} times"
-        why = f"breaks under tf.function ({what}) and runs only {calls} times"
-        return ("undecorate", why) if decorated else ("leave-eager", why)
-    speedup = eager["est_s"] / graph["est_s"] if graph["est_s"] else 0.0
-    best = _best_variant(modes, graph["est_s"])
-    if not decorated:
-        if speedup >= DECORATE_SPEEDUP:
-            return "decorate", f"{speedup:.2f}x faster over {calls} calls, equivalent"
-        if best and eager["est_s"] / modes[best]["est_s"] >= DECORATE_SPEEDUP:
-            s = eager["est_s"] / modes[best]["est_s"]
-            return "decorate", f"{s:.2f}x faster over {calls} calls with the {best} variant, equivalent"
-        return "leave-eager", f"only {speedup:.2f}x over {calls} calls (traces: {graph['body_runs']})"
-    if best:
-        gain = graph["est_s"] / modes[best]["est_s"]
-        return "reconfigure", f"{best} variant {gain:.2f}x faster than as written, equivalent"
-    if speedup >= KEEP_SPEEDUP:
-        return "keep", f"{speedup:.2f}x faster than eager over {calls} calls, equivalent"
-    return "undecorate", f"only {speedup:.2f}x against eager over {calls} calls (traces: {graph['body_runs']})"
+    decision = policy.decide(evidence(obs))
+    return decision.verdict.value, decision.why
 
 
-def _best_variant(modes: dict[str, Any], graph_total: float) -> str | None:
-    """The variant that is equivalent and beats the as-written tf.function by VARIANT_GAIN.
+OPTION_MODES = {"relaxed": "reduce_retracing", "signature": "input_signature", "xla": "jit_compile"}
 
-    ``relaxed`` and ``signature`` exist to cut retracing: they count only if they traced less.
-    """
-    best, best_total = None, graph_total / VARIANT_GAIN
-    traces = modes["graph"]["body_runs"]
-    for name in ("relaxed", "signature", "xla"):
-        m = modes.get(name)
-        if not (m and m["ok"] and m["equivalent"] and m["est_s"]):
-            continue
-        if name != "xla" and m["body_runs"] >= traces:
-            continue
-        if m["est_s"] <= best_total:
-            best, best_total = name, m["est_s"]
-    return best
+
+def evidence(obs: dict[str, Any]) -> policy.Evidence:
+    """The policy's input from the harness's modes: wall-clock totals over the driver's calls
+    (first and tracing calls as measured, the others at their median), eager's own noise already
+    taken out of the comparison (``_compare``)."""
+    modes = obs["modes"]
+    eager, graph = modes["eager"], modes["graph"]
+    broken = None
+    if not graph["ok"]:
+        broken = graph["error"]
+    elif not graph["equivalent"]:
+        broken = "; ".join(graph["differences"][:2])
+    options = tuple(
+        policy.Option(OPTION_MODES[name], m["est_s"], m["equivalent"], m["body_runs"])
+        for name, m in modes.items() if name in OPTION_MODES and m["ok"] and m["est_s"]
+    )
+    return policy.Evidence(
+        decorated=obs["decorated"], calls=eager["calls"], tensor_work=eager["tensor_work"], broken=broken,
+        eager_total_s=eager["est_s"], graph_total_s=graph["est_s"] if graph["ok"] else None,
+        traces=graph["body_runs"] or 1, options=options,
+    )
 
 
 BORDER = 1.5  # a timing ratio within this factor of its threshold makes a label borderline (chosen after
@@ -569,11 +602,14 @@ def borderline(obs: dict[str, Any]) -> bool:
 
     ratios = []
     if graph["est_s"]:
-        ratios.append((eager["est_s"] / graph["est_s"], KEEP_SPEEDUP if obs["decorated"] else DECORATE_SPEEDUP))
+        if obs["decorated"]:
+            ratios.append((graph["est_s"] / eager["est_s"], policy.UNDECORATE_SLOWDOWN))
+        else:
+            ratios.append((eager["est_s"] / graph["est_s"], policy.DECORATE_SPEEDUP))
     for name in ("relaxed", "signature", "xla"):
         m = modes.get(name)
         if m and m["ok"] and m["equivalent"] and m["est_s"]:
-            ratios.append((graph["est_s"] / m["est_s"], VARIANT_GAIN))
+            ratios.append((graph["est_s"] / m["est_s"], policy.OPTION_GAIN))
     return any(near(r, t) for r, t in ratios)
 
 
@@ -583,6 +619,11 @@ def is_broken(obs: dict[str, Any]) -> bool:
 
 
 # ============================================================================ workers and main
+def _thresholds() -> dict[str, float]:
+    return {name: getattr(policy, name) for name in
+            ("DECORATE_SPEEDUP", "UNDECORATE_SLOWDOWN", "OPTION_GAIN", "MIN_CALLS_FIX_FIRST", "RETRACING_TRACES")}
+
+
 def corpus_digest() -> str:
     """Hash of everything a label depends on: the project, the drivers and this harness's rule."""
     digest = hashlib.sha256()
@@ -590,7 +631,8 @@ def corpus_digest() -> str:
     for p in files:
         digest.update(str(p.relative_to(CORPUS)).encode())
         digest.update(p.read_bytes())
-    digest.update(repr((DECORATE_SPEEDUP, KEEP_SPEEDUP, VARIANT_GAIN, MIN_CALLS_FIX_FIRST)).encode())
+    digest.update(repr(_thresholds()).encode())
+    digest.update(Path(policy.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -624,7 +666,7 @@ def warm_up() -> None:
     keras.backend.clear_session()
 
 
-def worker() -> None:
+def worker(repeat: int = 1) -> None:
     """Read ids on stdin, write one JSON observation per line on the original stdout."""
     proto = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # anything the corpus prints at C level stays off the protocol channel
@@ -635,7 +677,7 @@ def worker() -> None:
         if not function_id:
             continue
         try:
-            result = observe(function_id)
+            result = observe(function_id, repeat=repeat)
         except Exception as exc:  # a harness failure for this id, reported, not fatal
             result = {"id": function_id, "harness_error": f"{type(exc).__name__}: {exc}"}
         proto.write(json.dumps(result) + "\n")
@@ -645,15 +687,16 @@ def worker() -> None:
 class Pool:
     """N worker processes; a worker that dies or exceeds TIMEOUT_S is replaced."""
 
-    def __init__(self, jobs: int, log: Path | None) -> None:
+    def __init__(self, jobs: int, log: Path | None, repeat: int = 1) -> None:
         self.jobs = jobs
+        self.repeat = repeat
         self.log = open(log, "ab") if log else subprocess.DEVNULL
         self.sel = selectors.DefaultSelector()
 
     def _spawn(self) -> subprocess.Popen:
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
         proc = subprocess.Popen(
-            [sys.executable, __file__, "--worker"],
+            [sys.executable, __file__, "--worker", "--repeat", str(self.repeat)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -728,12 +771,7 @@ def build_labels(results: list[dict[str, Any]]) -> dict[str, Any]:
         }
     return {
         "corpus_digest": corpus_digest(),
-        "thresholds": {
-            "DECORATE_SPEEDUP": DECORATE_SPEEDUP,
-            "KEEP_SPEEDUP": KEEP_SPEEDUP,
-            "VARIANT_GAIN": VARIANT_GAIN,
-            "MIN_CALLS_FIX_FIRST": MIN_CALLS_FIX_FIRST,
-        },
+        "thresholds": _thresholds(),
         "functions": functions,
     }
 
@@ -741,17 +779,31 @@ def build_labels(results: list[dict[str, Any]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", help="run only this id (repeatable); prints, does not write")
-    parser.add_argument("--jobs", type=int, default=2)
+    # one worker: labels are on wall-clock time, and two workers on two cores time each other
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--output", type=Path, default=LABELS)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of timing per mode (median kept)")
+    parser.add_argument("--relabel", action="store_true",
+                        help="apply the (changed) policy to the observations stored in labels.json; measures nothing")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker()
+        worker(args.repeat)
         return 0
     sys.path[:0] = [str(CORPUS), str(HERE)]
     from corpus.index import ENTRIES
 
+    if args.relabel:
+        stored = json.loads(args.output.read_text())["functions"]
+        results = [{"id": fid, **entry["observations"]} for fid, entry in stored.items()]
+        labels = build_labels(results)
+        moved = [fid for fid, v in labels["functions"].items() if v["label"] != stored[fid]["label"]]
+        for fid in moved:
+            print(f"  {fid}: {stored[fid]['label']} -> {labels['functions'][fid]['label']}")
+        args.output.write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n")
+        print(f"relabelled {len(labels['functions'])} functions from their stored observations; {len(moved)} moved")
+        return 0
     ids = args.only or sorted(ENTRIES)
     unknown = [i for i in ids if i not in ENTRIES]
     if unknown:
@@ -771,7 +823,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print(json.dumps(result, indent=1))
 
-    pool = Pool(args.jobs, Path(tempfile.gettempdir()) / "tfa_ground_truth.log")  # workers' stderr
+    pool = Pool(args.jobs, Path(tempfile.gettempdir()) / "tfa_ground_truth.log", args.repeat)  # workers' stderr
     results = pool.map(ids, progress)
     labels = build_labels(results)
     elapsed = time.monotonic() - started

@@ -6,6 +6,10 @@
 ``%tfadvisor_profile f --calls EXPR``
     measures a function defined in the notebook eagerly, as a tf.function and with XLA, in a child
     process (``tfadvisor.profile``); ``EXPR`` is evaluated in the notebook and gives the calls.
+``%%tfadvisor_run [--budget S]``
+    runs the cell with the functions defined in earlier cells observed, then replays them in the
+    kernel (``tfadvisor run`` for a cell, on the notebook's live objects, which it leaves exactly
+    as it found them: same objects, same values).
 
 Both return a result object that shows itself as text in a terminal and as a small HTML table in
 Jupyter, and keeps the full ``Report`` in ``.report`` (``.save_html(path)`` writes the HTML report).
@@ -273,6 +277,48 @@ def profile_magic(ipython: Any, line: str) -> NotebookResult | None:
     return out
 
 
+RUN_USAGE = "usage: %%tfadvisor_run [--budget SECONDS] [--html FILE] [--quiet]  (then the cell to run, observed)"
+
+
+def _run_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="%%tfadvisor_run", add_help=False, exit_on_error=False)
+    parser.add_argument("--budget", type=float, default=60.0)
+    parser.add_argument("--html", default=None)
+    parser.add_argument("--quiet", "-q", action="store_true")
+    return parser
+
+
+def run_magic(ipython: Any, line: str, cell: str) -> NotebookResult | None:
+    """Run ``cell`` observed, replay what it called, advise: ``tfadvisor run`` in the kernel."""
+    try:
+        args, unknown = _run_parser().parse_known_args(shlex.split(line))
+        if unknown:
+            raise MagicUsageError(f"unknown arguments: {' '.join(unknown)}")
+    except (argparse.ArgumentError, SystemExit, ValueError, MagicUsageError) as exc:
+        print(f"tfadvisor: {exc}\n{RUN_USAGE}")
+        return None
+    from tfadvisor.runtime.notebook_run import run_cell
+
+    code = compile(ipython.transform_cell(cell), "<tfadvisor_run cell>", "exec")
+
+    def execute() -> None:
+        exec(code, ipython.user_ns)
+
+    def show(exc: BaseException) -> None:
+        ipython.showtraceback()
+
+    if not args.quiet:
+        print(f"tfadvisor: running the cell observed, then replaying what it called (up to {args.budget:g} s)…")
+    report = run_cell(ipython.user_ns, execute, budget_s=args.budget, on_error=show)
+    out = NotebookResult(report, "tfadvisor run (this cell)")
+    rows = (report.run or {}).get("table") or []
+    out.notes.extend(f"{r['qualname']}: {r['verdict']}, {r['why']}" for r in rows if r.get("why"))
+    if args.html:
+        out.save_html(args.html)
+        out.notes.append(f"HTML report written to {args.html}")
+    return out
+
+
 def check_magic(ipython: Any, line: str) -> NotebookResult | None:
     try:
         report, history = check_history(notebook_cells(ipython))
@@ -290,7 +336,7 @@ def check_magic(ipython: Any, line: str) -> NotebookResult | None:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Register ``%tfadvisor_check`` and ``%tfadvisor_profile`` (``%load_ext tfadvisor``)."""
+    """Register ``%tfadvisor_check``, ``%tfadvisor_profile`` and ``%%tfadvisor_run`` (``%load_ext tfadvisor``)."""
 
     def tfadvisor_check(line: str) -> NotebookResult | None:
         """%tfadvisor_check [--html FILE]: static verdicts and findings for the cells run so far."""
@@ -299,9 +345,14 @@ def load_ipython_extension(ipython: Any) -> None:
     def tfadvisor_profile(line: str) -> NotebookResult | None:
         return profile_magic(ipython, line)
 
+    def tfadvisor_run(line: str, cell: str) -> NotebookResult | None:
+        return run_magic(ipython, line, cell)
+
     tfadvisor_profile.__doc__ = "%tfadvisor_profile: measure eager against graph.\n\n" + PROFILE_USAGE
+    tfadvisor_run.__doc__ = "%%tfadvisor_run: run the cell observed, replay in the kernel.\n\n" + RUN_USAGE
     ipython.register_magic_function(tfadvisor_check, "line", "tfadvisor_check")
     ipython.register_magic_function(tfadvisor_profile, "line", "tfadvisor_profile")
+    ipython.register_magic_function(tfadvisor_run, "cell", "tfadvisor_run")
 
 
 def unload_ipython_extension(ipython: Any) -> None:
@@ -309,3 +360,4 @@ def unload_ipython_extension(ipython: Any) -> None:
     magics = ipython.magics_manager.magics.get("line", {})
     for name in ("tfadvisor_check", "tfadvisor_profile"):
         magics.pop(name, None)
+    ipython.magics_manager.magics.get("cell", {}).pop("tfadvisor_run", None)

@@ -186,6 +186,15 @@ class Measurement:
     # Python-number arguments that, passed as tensors of these dtypes, traced once with the same
     # results when ``run`` replayed them ({"step": "float32"}); ``fix`` wraps them at call sites.
     as_tensors: dict[str, str] | None = None
+    # The tf.function option the verdict applies ("reduce_retracing", "input_signature",
+    # "jit_compile"), if any; ``saved_s`` is then the saving with that option (advice/policy.py).
+    option: str | None = None
+    # Where eager itself drew other values from the same state (stateful random ops): compared
+    # between modes by shape, dtype and statistics, not by value.
+    random_values: list[str] = field(default_factory=list)
+    # The measured policy's own verdict, before static facts of the same function had their say
+    # (a static fix-first or veto can override it: advice/measured.py, _merge_static).
+    policy_verdict: str | None = None
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 
@@ -70,8 +71,32 @@ def test_labelling_rule(obs, verdict):
     assert gt.label(obs)[0] == verdict
 
 
+def test_labels_are_the_tools_own_policy_applied_to_their_observations():
+    """One written rule: every stored label is what advice/policy.py decides from the harness's
+    observations (the labels are regenerated when the policy changes: corpus_digest covers it)."""
+    from tfadvisor.advice import policy
+
+    labels = json.loads(gt.LABELS.read_text())["functions"]
+    for fid, entry in labels.items():
+        obs = entry["observations"]
+        if entry["label"] is None:
+            continue
+        assert entry["label"] == policy.decide(gt.evidence(obs)).verdict.value == gt.label(obs)[0], fid
+
+
+def test_random_draws_are_compared_by_shape_only():
+    eager = {"outputs": [[1.0, 2.0]], "state": {}}
+    again = {"outputs": [[1.0, 3.0]], "state": {}}
+    paths = gt.random_paths(eager, again)
+    assert paths == {"outputs[0][1]"}
+    assert gt.differences([[1.0, 2.0]], [[1.0, 7.0]], "outputs", random=frozenset(paths)) == []
+    assert gt.differences([[1.0, 2.0]], [[5.0, 7.0]], "outputs", random=frozenset(paths))
+
+
 def test_borderline_only_for_timing_decisions():
-    assert gt.borderline(_obs(graph={"est_s": 1.0 / 1.3}))  # exactly at the decorate threshold
+    from tfadvisor.advice import policy
+
+    assert gt.borderline(_obs(graph={"est_s": 1.0 / policy.DECORATE_SPEEDUP}))  # exactly at the decorate threshold
     assert not gt.borderline(_obs(graph={"est_s": 0.2}))  # 5x: clear
     assert not gt.borderline(_obs(graph={"ok": False, "error": "E"}))  # an error is never noise
 

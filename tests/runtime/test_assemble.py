@@ -75,7 +75,11 @@ def test_differences_and_retraces_are_carried_into_the_measurement():
     r = assemble("f", WHERE, runs, ["eager", "graph"], static=None)
     assert r.measurement.retraces == [retrace.describe()]
     assert r.measurement.differences == ["global `log`: 2 items eagerly, 1 under tf.function"]
-    assert r.measurement.equivalent is False and r.verdict.value == "fix-first"
+    assert r.measurement.equivalent is False and r.reasons == ["TF603"]
+    # two calls are not worth fixing (policy.MIN_CALLS_FIX_FIRST); the same difference over the
+    # workload's expected calls is
+    assert r.verdict.value == "leave-eager"
+    assert assemble("f", WHERE, runs, ["eager", "graph"], static=None, expected_calls=100).verdict.value == "fix-first"
     assert r.findings[0].path == "pkg/a.py" and r.findings[0].function == "pkg/a.py::step"
 
 

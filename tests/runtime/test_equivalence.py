@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tfadvisor.runtime.equivalence import Opaque, differences, to_plain
+from tfadvisor.runtime.equivalence import Opaque, differences, noisy_paths, to_plain
 
 
 def test_equal_nested_structures_with_nan_and_float_noise():
@@ -44,3 +44,28 @@ def test_to_plain_keeps_structure_and_makes_unknowns_opaque():
     assert plain["a"][1] == (1, None)
     assert isinstance(plain["t"], Opaque) and plain["t"].type.endswith("Thing")
     assert plain["s"] == {"__set__": ["1", "3"]}
+
+
+# -- random draws: judged against eager's own noise ------------------------------------------------
+
+
+def test_values_eager_does_not_reproduce_are_compared_by_shape_and_statistics() -> None:
+    rng = np.random.default_rng(0)
+    first, again = rng.normal(size=(64, 8)).astype("float32"), rng.normal(size=(64, 8)).astype("float32")
+    graph = rng.normal(size=(64, 8)).astype("float32")
+    fixed = np.ones(3, dtype="float32")
+    noise = noisy_paths((first, fixed), (again, fixed), "result")
+    assert list(noise) == ["result[0]"]  # the deterministic part is not noise
+    assert differences((first, fixed), (graph, fixed), "result", noise=noise) == []
+    assert differences((first, fixed), (graph, fixed * 2), "result", noise=noise) == ["result[1]: values differ (max abs difference 1)"]
+    wrong_shape = differences((first, fixed), (graph[:10], fixed), "result", noise=noise)
+    assert wrong_shape and "shape" in wrong_shape[0]
+    other_distribution = differences((first, fixed), (graph + 50.0, fixed), "result", noise=noise)
+    assert other_distribution and "another distribution" in other_distribution[0]
+
+
+def test_random_scalars_and_lists_of_other_length() -> None:
+    noise = noisy_paths({"lr": 0.1, "log": [1.0]}, {"lr": 0.3, "log": [1.0]}, "state")
+    assert list(noise) == ["state['lr']"]
+    assert differences({"lr": 0.1, "log": [1.0]}, {"lr": 0.9, "log": [1.0]}, "state", noise=noise) == []
+    assert differences({"lr": 0.1, "log": [1.0]}, {"lr": "x", "log": [1.0]}, "state", noise=noise)

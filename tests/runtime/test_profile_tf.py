@@ -36,7 +36,8 @@ def test_many_small_ops_speed_up_several_times_and_decorate(small_ops):
     assert "TF501" in small_ops.reasons
     assert m.traces == 1 and m.equivalent is True
     assert m.break_even_calls is not None and m.break_even_calls < 2000
-    assert m.saved_interval_s[0] <= m.saved_s <= m.saved_interval_s[1]
+    if m.option is None:  # plain graph mode advised (not XLA): the interval is the saving's
+        assert m.saved_interval_s[0] <= m.saved_s <= m.saved_interval_s[1]
     assert [mm.mode for mm in m.modes] == ["eager", "graph", "xla"]
     assert all(mm.rounds >= 5 and mm.per_call_s for mm in m.modes)
 
@@ -50,7 +51,7 @@ def test_json_report_validates_against_the_schema(small_ops):
 
 
 def test_one_big_matmul_gains_nothing_and_stays_eager(profiler):
-    r = profiler.profile(ref("big_matmul"), ref("big_matmul_calls"), modes=EAGER_GRAPH)
+    r = profiler.profile(ref("big_matmul"), ref("big_matmul_calls"), modes=EAGER_GRAPH, expected_calls=300)
     m = r.measurement
     assert r.ok, m.error
     assert 0.6 < m.eager_s / m.graph_s < 1.6
@@ -68,15 +69,15 @@ def test_python_int_retraces_once_per_value_and_tf601_names_it(profiler):
 
 
 def test_list_append_is_a_semantic_mismatch_naming_the_list(profiler):
-    r = profiler.profile(ref("appends"), ref("appends_calls"), modes=EAGER_GRAPH)
+    r = profiler.profile(ref("appends"), ref("appends_calls"), modes=EAGER_GRAPH, expected_calls=100)
     assert r.measurement.equivalent is False
-    assert r.verdict is Verdict.FIX_FIRST
+    assert r.verdict is Verdict.FIX_FIRST  # worth fixing at 100 calls (policy.MIN_CALLS_FIX_FIRST)
     tf603 = [f for f in r.findings if f.rule == "TF603"]
     assert tf603 and "`log`" in tf603[0].message and "5 items eagerly, 1 under tf.function" in tf603[0].message
 
 
 def test_variable_per_call_is_a_graph_error_explained_by_tf401(profiler):
-    r = profiler.profile(ref("makes_variable"), ref("one_call"), modes=EAGER_GRAPH)
+    r = profiler.profile(ref("makes_variable"), ref("one_call"), modes=EAGER_GRAPH, expected_calls=100)
     assert r.ok  # eager works: the function is measurable, graph mode is what fails
     assert r.verdict is Verdict.FIX_FIRST and r.reasons[:2] == ["TF604", "TF401"]
     tf604 = next(f for f in r.findings if f.rule == "TF604")

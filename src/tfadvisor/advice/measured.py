@@ -1,6 +1,8 @@
-"""The decision model from measurements: numbers override performance guesses.
+"""From measurements to a verdict with its findings: numbers override performance guesses.
 
-Pure functions (no TensorFlow): the runtime measures, this module decides. For N calls,
+Pure functions (no TensorFlow): the runtime measures, ``advice/policy.py`` decides (the one
+written rule, shared with the accuracy benchmark's labels), and this module turns the policy's
+decision into reasons, findings (TF601-TF605, TF506) and how sure it is. For N calls,
 
     saved(N) = N * (eager - graph) - traces(N) * trace + warm-up    (seconds; negative = graph loses)
     break-even calls = (first graph call - first eager call) / (eager - graph)  (calls after the first)
@@ -9,8 +11,8 @@ where ``trace`` is the first-call overhead of graph mode (first call minus a ste
 ``warm-up`` the first-call overhead of eager mode (kernel creation), which decorating avoids. The
 interval on ``saved`` comes from the quartiles of the steady-state rounds. Safety comes first: a
 function that raises (TF604) or behaves differently (TF603) under tf.function is ``fix-first``
-whatever it would save; static hazards of the same function keep counting. The thresholds below
-are documented in docs/decisions/0002-measurement.md.
+whatever it would save; static hazards of the same function keep counting
+(docs/decisions/0012-measured-policy.md).
 """
 
 from __future__ import annotations
@@ -18,16 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from tfadvisor.advice import policy
 from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
 
 # A retrace storm (TF601): at least this many traces, and at least this share of the calls traced.
-RETRACE_STORM_MIN_TRACES = 3
+RETRACE_STORM_MIN_TRACES = policy.RETRACING_TRACES
 RETRACE_STORM_MIN_FRACTION = 0.25
-# Graph mode must be at least this much faster per call to be worth AutoGraph's risks (TF602).
-MIN_GRAPH_SPEEDUP = 1.10
-# XLA must be at least this much faster per call than graph mode, and repay its longer compile
-# within the calls, to be recommended (TF506).
-XLA_MIN_SPEEDUP = 1.25
 
 SEVERITY: dict[str, Severity] = {
     "TF601": Severity.WARNING,
@@ -145,17 +143,21 @@ def judge(
     error_details: Mapping[str, str] | None = None,
     xla_equivalent: bool | None = None,
     location: Location | None = None,
+    evidence: policy.Evidence | None = None,
 ) -> MeasuredDecision:
-    """The verdict for one measured function (see DESIGN.md "Verdicts").
+    """The verdict for one measured function: the policy's (``advice/policy.py``), with its
+    findings, reasons and how sure it is.
 
     ``measured_calls`` is the length of the measured call sequence (``m.calls`` may project to
     more); ``retrace_args`` maps each argument that caused a retrace to what changed ("value",
-    "shape", "dtype", "type"...); ``error_details`` holds the full error text per mode.
+    "shape", "dtype", "type"...); ``error_details`` holds the full error text per mode;
+    ``evidence`` is the policy's input when the caller built it (``run`` does, from the observed
+    run); otherwise it is derived from ``m`` (``evidence_from``).
     """
     loc = location or Location()
     measured_calls = measured_calls or m.calls
     modes = {mm.mode: mm for mm in m.modes}
-    eager, graph, xla = modes.get("eager"), modes.get("graph"), modes.get("xla")
+    graph, xla = modes.get("graph"), modes.get("xla")
     details = dict(error_details or {})
     out = MeasuredDecision(verdict=Verdict.KEEP if decorated else Verdict.LEAVE_EAGER)
 
@@ -163,96 +165,138 @@ def judge(
         out.findings.append(Finding(rule=rule, severity=SEVERITY[rule], path=loc.path, line=loc.line, col=0,
                                     end_line=loc.end_line, end_col=0, function=loc.function, message=message))
 
-    graph_failed = graph is not None and graph.error is not None
+    # -- what failed: TF605 (XLA), TF604 (graph), TF603 (results) ----------------------------------
+    graph_failed = graph is not None and graph.error is not None and not _infra_error(graph.error)
     if xla is not None and xla.error and not _infra_error(xla.error) and not graph_failed:
         find("TF605", f"fails with jit_compile=True (XLA): {xla.error}; keep jit_compile off")
-
-    if graph is not None and graph.error and not _infra_error(graph.error):
+    broken_reasons: list[str] = []
+    if graph_failed:
+        assert graph is not None and graph.error is not None
         rule = likely_rule(details.get("graph", "") + "\n" + graph.error)
         hint = f"; likely {rule} ({RULE_NAMES.get(rule, '')}): `tfadvisor explain {rule}`" if rule else ""
         find("TF604", f"raises under tf.function: {graph.error}{hint}")
-        out.verdict = Verdict.FIX_FIRST
-        out.reasons = ["TF604"] + ([rule] if rule else [])
-        return _merge_static(out, static)
-
-    if eager is None or graph is None or eager.per_call_s is None or graph.per_call_s is None or graph.first_call_s is None:
-        out.confidence = "speculative"
-        out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
-        if static is not None:
-            out.verdict, out.reasons = static.verdict, list(static.reasons)
-            out.assumptions = list(static.assumptions) + out.assumptions
-        return out
-
-    if m.equivalent is False:
+        broken_reasons = ["TF604"] + ([rule] if rule else [])
+    elif m.equivalent is False:
         shown = "; ".join(m.differences[:3]) + (f" (+{len(m.differences) - 3} more)" if len(m.differences) > 3 else "")
         find("TF603", f"behaves differently under tf.function: {shown}")
-        out.verdict = Verdict.FIX_FIRST
-        out.reasons = ["TF603"]
-        return _merge_static(out, static)
+        broken_reasons = ["TF603"]
 
-    e, g = eager.per_call_s, graph.per_call_s
-    n = m.calls
-    traces = m.traces or 1
-    trace_s = m.trace_s if m.trace_s is not None else max(0.0, graph.first_call_s - g)
-    speedup = e / g if g > 0 else float("inf")
-    saved = m.saved_s if m.saved_s is not None else net_saved(n, e, g, trace_s, traces)
-    pays = saved > 0 and speedup >= MIN_GRAPH_SPEEDUP
-    warmup = max(0.0, eager.first_call_s - e) if eager.first_call_s is not None else 0.0
-    pays_if_one_trace = net_saved(n, e, g, trace_s, 1, warmup) > 0 and speedup >= MIN_GRAPH_SPEEDUP
+    evidence = evidence or evidence_from(m, decorated=decorated, measured_calls=measured_calls,
+                                         retrace_args=retrace_args, xla_equivalent=xla_equivalent,
+                                         broken=graph.error if graph_failed and graph else
+                                         ("results differ" if m.equivalent is False else None))
+    decision = policy.decide(evidence)
+    out.verdict = decision.verdict
+    m.policy_verdict = decision.verdict.value
+    m.saved_s = decision.saving_s if decision.saving_s is not None else m.saved_s
+    m.option = decision.option
+    if decision.option is not None:
+        m.saved_interval_s = None  # the interval was measured for plain graph mode, not this option
+
+    if decision.step == "unmeasured":
+        out.confidence = "speculative"
+        out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
+        if static is not None and not broken_reasons:
+            out.verdict, out.reasons = static.verdict, list(static.reasons)
+            out.assumptions = list(static.assumptions) + out.assumptions
+            return out
+    if decision.step == "no_tensor_work":
+        out.reasons = ["TF502"]
+    elif decision.step == "safety":
+        out.reasons = broken_reasons
+        return _merge_static(out, static, calls=m.calls, decorated=decorated)
+
     storm = is_retrace_storm(m.traces, measured_calls)
-
-    xla_better = False
-    if xla is not None and not xla.error and xla.per_call_s and xla.first_call_s is not None and m.xla_s:
-        xla_compile = max(0.0, xla.first_call_s - m.xla_s)
-        xla_better = (
-            m.xla_s * XLA_MIN_SPEEDUP <= g
-            and xla_equivalent is not False
-            and net_saved(n, e, m.xla_s, xla_compile, traces, warmup) > max(saved, 0.0)
-        )
-
+    changed = dict(retrace_args or {})
+    shape_only = bool(changed) and all(w in ("shape", "length") for w in changed.values())
     if storm:
-        changed = dict(retrace_args or {})
         names = ", ".join(f"`{a}` ({w})" for a, w in changed.items()) or "no single argument (captured values changed)"
         find("TF601", f"traced {m.traces} times in {measured_calls} calls; retraces caused by {names}"
                       + (f": {m.retraces[0]}" if m.retraces else ""))
-        cause = "TF104" if changed and all(w in ("shape", "length") for w in changed.values()) else "TF503"
-        if pays_if_one_trace:
-            out.verdict = Verdict.RECONFIGURE if decorated else Verdict.FIX_FIRST
-            out.reasons = ["TF601", cause if decorated else ("TF104" if cause == "TF104" else "TF101")]
+    option_reasons = _option_reasons(decision.option, decorated, shape_only)
+    if decision.step == "speed":
+        if decision.verdict is Verdict.DECORATE:
+            out.reasons = ["TF501"] + option_reasons
+        elif decision.verdict in (Verdict.RECONFIGURE, Verdict.KEEP):
+            out.reasons = option_reasons
         else:
-            out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
-            out.reasons = ["TF601", "TF602"]
-            _not_worth_it(find, e, g, n, saved, m.break_even_calls)
-    elif pays:
-        out.verdict = (Verdict.RECONFIGURE if xla_better else Verdict.KEEP) if decorated else Verdict.DECORATE
-        out.reasons = ([] if decorated else ["TF501"]) + (["TF506"] if xla_better else [])
-    elif xla_better:
-        out.verdict = Verdict.RECONFIGURE if decorated else Verdict.DECORATE
-        out.reasons = ["TF506"]
-    else:
-        out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
-        out.reasons = ["TF602"]
-        _not_worth_it(find, e, g, n, saved, m.break_even_calls)
-
-    if xla_better and m.xla_s:
-        find("TF506", f"jit_compile=True runs {g / m.xla_s:.1f}x faster than plain tf.function "
-                      f"({_ms(m.xla_s)} against {_ms(g)} per call) and repays its compile over {n} calls")
-
+            out.reasons = (["TF601"] if storm else []) + ["TF602"]
+            _not_worth_it(find, m, decision)
+    if decision.option == policy.XLA_OPTION and m.xla_s and m.graph_s:
+        find("TF506", f"jit_compile=True runs {m.graph_s / m.xla_s:.1f}x faster than plain tf.function "
+                      f"({_ms(m.xla_s)} against {_ms(m.graph_s)} per call) and repays its compile over {m.calls} calls")
+    chosen = next((o for o in evidence.options if o.name == decision.option), None)
+    if chosen is not None and chosen.equivalent is None:
+        out.confidence = "speculative"
+        out.assumptions.append(f"{chosen.name}'s time is projected, and its results were not checked against eager")
     if m.saved_interval_s and m.saved_interval_s[0] < 0 < m.saved_interval_s[1]:
         out.confidence = "speculative"
         out.assumptions.append("the time saved is within the measurement noise (its interval spans zero)")
-    if n > measured_calls:
-        out.assumptions.append(f"projected to {n} calls, assuming they repeat the argument signatures of the "
+    if m.random_values:
+        out.assumptions.append("values drawn at random (eager itself gives others from the same state) were compared "
+                               "by shape, dtype and statistics: " + ", ".join(f"`{p}`" for p in m.random_values[:3]))
+    if m.calls > measured_calls:
+        out.assumptions.append(f"projected to {m.calls} calls, assuming they repeat the argument signatures of the "
                                f"{measured_calls} measured calls")
-    return _merge_static(out, static)
+    return _merge_static(out, static, calls=m.calls, decorated=decorated)
 
 
-def _not_worth_it(find, e: float, g: float, n: int, saved: float, break_even: float | None) -> None:  # type: ignore[no-untyped-def]
+def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None = None,
+                  retrace_args: Mapping[str, str] | None = None, xla_equivalent: bool | None = None,
+                  broken: str | None = None, eager_total_s: float | None = None,
+                  graph_total_s: float | None = None) -> policy.Evidence:
+    """The policy's input from a ``profile`` measurement: totals over ``m.calls`` calls (given, or
+    per call x calls + first-call overheads), and the options it can price without measuring them
+    (one trace instead of a storm; XLA from its own mode)."""
+    modes = {mm.mode: mm for mm in m.modes}
+    eager, xla = modes.get("eager"), modes.get("xla")
+    n, e, g = m.calls, m.eager_s, m.graph_s
+    if e is None or g is None:
+        return policy.Evidence(decorated=decorated, calls=n, broken=broken, eager_total_s=eager_total_s)
+    warmup = max(0.0, eager.first_call_s - e) if eager is not None and eager.first_call_s is not None else 0.0
+    trace_s = m.trace_s or 0.0
+    traces = m.traces or 1
+    if eager_total_s is None:
+        eager_total_s = n * e + warmup
+    if graph_total_s is None:
+        graph_total_s = n * g + traces * trace_s
+    options: list[policy.Option] = []
+    if traces >= policy.RETRACING_TRACES:
+        changed = dict(retrace_args or {})
+        shape_only = bool(changed) and all(w in ("shape", "length") for w in changed.values())
+        name = "reduce_retracing" if shape_only else "input_signature"
+        options.append(policy.Option(name, graph_total_s - (traces - 1) * trace_s, None, traces=1))
+    if xla is not None and not xla.error and m.xla_s is not None and xla.first_call_s is not None:
+        compile_s = max(0.0, xla.first_call_s - m.xla_s)
+        xla_total = n * m.xla_s + traces * compile_s
+        options.append(policy.Option(policy.XLA_OPTION, xla_total, xla_equivalent))
+    return policy.Evidence(decorated=decorated, calls=n, broken=broken, eager_total_s=eager_total_s,
+                           graph_total_s=graph_total_s, traces=traces, options=tuple(options))
+
+
+def _option_reasons(option: str | None, decorated: bool, shape_only: bool) -> list[str]:
+    """The rule codes that name an option (``fix`` sets options from them)."""
+    if option == policy.XLA_OPTION:
+        return ["TF506"]
+    if option == "reduce_retracing" or option == "input_signature" and shape_only:
+        return ["TF601", "TF104"]
+    if option == "input_signature":
+        return ["TF601", "TF503" if decorated else "TF101"]
+    return []
+
+
+def _not_worth_it(find, m: Measurement, decision: policy.Decision) -> None:  # type: ignore[no-untyped-def]
+    e, g, n = m.eager_s, m.graph_s, m.calls
+    if e is None or g is None:
+        return
     if e <= g:
         why = f"graph mode is not faster per call ({_ms(g)} against {_ms(e)} eagerly)"
-    else:
+    elif m.break_even_calls is not None and m.break_even_calls > n:
         why = (f"graph mode is {e / g:.2f}x faster per call ({_ms(g)} against {_ms(e)}) but repays its "
-               f"tracing only after {break_even:.0f} calls" if break_even is not None else "")
+               f"tracing only after {m.break_even_calls:.0f} calls")
+    else:
+        why = f"graph mode is only {decision.speedup or e / g:.2f}x faster over the calls, tracing included"
+    saved = (decision.saving_s or 0.0) * (-1 if decision.verdict is Verdict.UNDECORATE else 1)
     find("TF602", f"{why}; over {n} calls it would {'save' if saved > 0 else 'lose'} {abs(saved) * 1e3:.1f} ms")
 
 
@@ -262,29 +306,42 @@ def _infra_error(message: str) -> bool:
 
 
 # Static reasons that keep a function eager whatever its speed: a decorated Keras Layer/Model call
-# (TF406), a builder (TF504), a generator (TF207), recursion (TF404).
+# (TF406: can break the training loop's gradients, which a replay in isolation cannot see), a
+# builder (TF504), a generator (TF207), recursion (TF404). Measured on the corpus, TF406 is right
+# about one Keras call of five (the others run fine decorated), so it only stops a `decorate`; it
+# is not treated as a break (that cost three right verdicts for one).
 STATIC_VETOES = ("TF406", "TF504", "TF207", "TF404")
 
 
-def _merge_static(out: MeasuredDecision, static: FunctionReport | None) -> MeasuredDecision:
-    """Static hazards still count for safety; measured numbers replace static performance guesses."""
+def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls: int = 0,
+                  decorated: bool = False) -> MeasuredDecision:
+    """Static hazards still count for safety; measured numbers replace static performance guesses.
+
+    A static ``fix-first`` is evidence that the function breaks under tf.function, which
+    a replay of sampled calls may not exercise (state that changes between calls, an input that
+    raises only sometimes): the policy's safety step then applies to it as to a measured break
+    (``fix-first`` from ``policy.MIN_CALLS_FIX_FIRST`` calls, else out of graph mode)."""
     if static is None:
         out.reasons = list(dict.fromkeys(out.reasons))
         return out
     hazards = [r for r in static.reasons if not r.startswith("TF5")]
     vetoes = [r for r in static.reasons if r in STATIC_VETOES]
+    breaks = static.verdict is Verdict.FIX_FIRST
     if vetoes and out.verdict is Verdict.DECORATE:
         # A replay of one function in isolation cannot see these: a Keras call decorated breaks
         # the training loop's gradients (TF406), a builder creates variables per trace (TF504)...
         out.verdict = Verdict.LEAVE_EAGER
         out.reasons = vetoes + out.reasons
         out.assumptions.append("measured faster in isolation, but the static reasons say it must stay eager")
-        out.reasons = list(dict.fromkeys(out.reasons))
-        return out
-    if static.verdict is Verdict.FIX_FIRST and out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
-        out.verdict = Verdict.FIX_FIRST
-        out.assumptions.append("measured results match, but static hazards remain (see the reasons)")
-    if out.verdict is Verdict.FIX_FIRST:
+    elif breaks and out.verdict is not Verdict.FIX_FIRST and "TF502" not in out.reasons:
+        if calls >= policy.MIN_CALLS_FIX_FIRST:
+            out.verdict = Verdict.FIX_FIRST
+            out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
+                                   "(see the reasons): fix them before it runs as a graph")
+        elif out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
+            out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
+            out.assumptions.append(f"static hazards remain and it runs only {calls} times: not worth fixing")
+    if out.verdict is Verdict.FIX_FIRST or breaks:
         out.reasons = out.reasons + hazards
     out.reasons = list(dict.fromkeys(out.reasons))
     return out

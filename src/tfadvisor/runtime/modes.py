@@ -1,6 +1,7 @@
 """Measuring one function in one mode, inside the child process (imports TensorFlow).
 
-For a mode: load the function and its calls afresh, wrap the function (eager: the Python
+For a mode: load the function and its calls afresh from the same seeds (``rng``; the calls as the
+first mode built them), wrap the function (eager: the Python
 function; graph: ``tf.function``; xla: ``tf.function(jit_compile=True)``), run the call sequence
 once (first-call time, tracing count after every call, retrace reasons, outputs) and snapshot the
 observable state (variables, Python containers the function can reach, the ``observe`` hook).
@@ -19,7 +20,8 @@ from typing import Any, Callable
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.results import ModeError, ModeRun, Where
-from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job
+from tfadvisor.runtime.rng import NOISE_SEED, SEED, find_generators, reset_global_generator, seed_all
+from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job, shippable_calls
 from tfadvisor.runtime.timing import TimingConfig, measure_interleaved
 
 MAX_COMPARED_CALLS = 20  # outputs kept for the equivalence check
@@ -33,15 +35,14 @@ Send = Callable[[tuple], None]
 def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool,
                  early: bool = True) -> tuple[ModeRun, Callable[[], None] | None]:
     """Load, first pass, state and (with ``early``) the early calls for ``mode``; returns the run and
-    the call sequence to time (None when the mode failed). Never raises for the user's errors (see
-    ``ModeRun.error``)."""
+    the call sequence to time (None when the mode failed). The eager mode also runs its calls a
+    second time under another TensorFlow seed (``noise``): what differs there is random. Never
+    raises for the user's errors (see ``ModeRun.error``)."""
     import tensorflow as tf
 
     run = ModeRun(mode=mode, first_pass_pid=os.getpid())  # type: ignore[arg-type]
     try:
-        loaded = load_job(spec, fresh=True)
-        target, instance = _target(loaded)
-        raw, decorated, options = _unwrap(target)
+        loaded, target, instance, raw, decorated, options = _load(spec, send)
         if want_where:
             send(("where", _where(raw, target, decorated, loaded.fn)))
     except ResolveError as exc:
@@ -59,13 +60,58 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool,
         fn = target if decorated else tf.function(raw)
     else:
         fn = tf.function(raw, jit_compile=True, **options)
-    counter = getattr(fn, "experimental_get_tracing_count", None)
     calls = loaded.calls
     run.calls = len(calls)
-    tf.random.set_seed(0)
+    seed_all(SEED)
 
     run.phase = "first pass"
     send(("progress", mode, run.phase))
+    if not _first_pass(run, fn, target, calls, mode):
+        return run, None
+    try:
+        run.variables, run.state = _observable(loaded, raw, target, instance)
+    except Exception as exc:
+        run.error = ModeError("load", f"observing state failed: {type(exc).__name__}: {exc}", phase="observe")
+        return run, None
+    if early:
+        run.early_times = _early_calls(fn, calls)
+    if mode == "eager":
+        _noise_pass(spec, run, send)
+    run.phase = "timing"
+
+    def sequence() -> None:
+        for args, kwargs in calls:
+            fn(*args, **kwargs)
+
+    return run, sequence
+
+
+def _load(spec: JobSpec, send: Send) -> tuple[Loaded, Any, Any, Any, bool, dict[str, Any]]:
+    """The job loaded afresh from the same seeds; the first load of a job ships its calls (when
+    plain data) and the starting state of the generators it reaches, for every later mode."""
+    seed_all(SEED)
+    reset_global_generator()
+    loaded = load_job(spec, fresh=True)
+    target, instance = _target(loaded)
+    raw, decorated, options = _unwrap(target)
+    generators = _generators(raw, instance)
+    if spec.generator_states is None:
+        spec.generator_states = {path: g.state.numpy() for path, g in generators.items()}
+        send(("generator-states", spec.generator_states))
+    else:
+        for path, gen in generators.items():
+            if path in spec.generator_states:
+                gen.state.assign(spec.generator_states[path])
+    if spec.calls_values is None:
+        spec.calls_values = shippable_calls(loaded.calls)
+        if spec.calls_values is not None:
+            send(("calls-values", spec.calls_values))
+    return loaded, target, instance, raw, decorated, options
+
+
+def _first_pass(run: ModeRun, fn: Callable[..., Any], target: Any, calls: list, mode: str) -> bool:
+    """Each call once, timed, with outputs, traces and retrace reasons; False if a call raised."""
+    counter = getattr(fn, "experimental_get_tracing_count", None)
     traced_sigs: list[sig.Signature] = []
     count = 0
     for i, (args, kwargs) in enumerate(calls):
@@ -75,7 +121,7 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool,
         except (Exception, SystemExit) as exc:  # sys.exit() in user code is its failure, not ours
             run.error = _error(exc, run.phase, i, eager=mode == "eager")
             run.traces = counter() if counter else None
-            return run, None
+            return False
         run.call_times.append(time.perf_counter() - start)
         if i < MAX_COMPARED_CALLS:
             run.outputs.append(to_plain(out))
@@ -89,25 +135,42 @@ def prepare_mode(spec: JobSpec, mode: str, send: Send, *, want_where: bool,
                 run.traced_calls.append(i)
                 count = now
     run.traces = count if counter else None
+    return True
 
+
+def _observable(loaded: Loaded, raw: Any, target: Any, instance: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The variables and the Python state the function can reach, made plain."""
+    variables = _variables(raw, target, instance, loaded.calls)
+    state = _python_state(raw, instance, loaded.calls)
+    if loaded.observe is not None:
+        observed = _call_observe(loaded.observe, instance)
+        state.update({f"observe()[{k!r}]": to_plain(v) for k, v in dict(observed).items()})
+    return variables, state
+
+
+def _noise_pass(spec: JobSpec, run: ModeRun, send: Send) -> None:
+    """Eager once more from the same state, TensorFlow's global seed changed (``rng.NOISE_SEED``):
+    values that come out different were drawn by stateful random ops, which a graph draws
+    differently too, so they are compared by statistics, not values. Best effort: a failure here
+    only means no value is known to be random."""
     try:
-        run.variables = _variables(raw, target, instance, calls)
-        run.state = _python_state(raw, instance, calls)
-        if loaded.observe is not None:
-            observed = _call_observe(loaded.observe, instance)
-            run.state.update({f"observe()[{k!r}]": to_plain(v) for k, v in dict(observed).items()})
-    except Exception as exc:
-        run.error = ModeError("load", f"observing state failed: {type(exc).__name__}: {exc}", phase="observe")
-        return run, None
-    if early:
-        run.early_times = _early_calls(fn, calls)
-    run.phase = "timing"
+        loaded, target, instance, raw, _, _ = _load(spec, send)
+        seed_all(NOISE_SEED)
+        again = ModeRun(mode="eager")
+        if _first_pass(again, raw, target, loaded.calls, "eager"):
+            variables, state = _observable(loaded, raw, target, instance)
+            run.noise = (again.outputs, variables, state)
+    except (Exception, SystemExit):
+        run.noise = None
 
-    def sequence() -> None:
-        for args, kwargs in calls:
-            fn(*args, **kwargs)
 
-    return run, sequence
+def _generators(raw: Any, instance: Any) -> dict[str, Any]:
+    """The tf.random.Generator objects the function reaches, by a path stable across loads."""
+    found: dict[str, Any] = {}
+    for label, obj in _reachable(raw, instance):
+        for gen in find_generators([obj]):
+            found.setdefault(f"{label}#{len(found)}", gen)
+    return found
 
 
 def _early_calls(fn: Callable[..., Any], calls: list) -> list[float]:

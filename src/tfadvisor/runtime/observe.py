@@ -82,6 +82,7 @@ class FunctionStats:
     errors: int = 0
     traced_calls: int = 0  # calls seen with symbolic tensors (inside someone else's tracing)
     traces: int = 0  # tf.function traces observed (already-decorated functions only)
+    traced_s: float = 0.0  # time of the calls that traced (already-decorated functions only)
     callers: dict[str | None, int] = field(default_factory=dict)
     signatures: list[SignatureSeen] = field(default_factory=list)
     samples: list[CallSample] = field(default_factory=list)
@@ -339,7 +340,10 @@ class _ObservedTFFunction:
             failed = False
             return result
         finally:
-            stats.traces += max(0, _tracing_count(target) - before)
+            new = _tracing_count(target) - before
+            if new > 0:
+                stats.traces += new
+                stats.traced_s += time.perf_counter() - token[3]
             observer._leave(stats, token, failed)
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
@@ -395,8 +399,8 @@ def _host_copy(value: Any, sizes: list[int], depth: int = 0) -> Any:
         return {k: _host_copy(v, sizes, depth + 1) for k, v in value.items()}
     kind = _classify(cls)
     if kind == "eager":
-        array = value.numpy()
-        sizes[0] += int(array.nbytes)
+        array = value.numpy()  # a scalar string tensor gives bytes, not an array
+        sizes[0] += len(array) if isinstance(array, bytes) else int(array.nbytes)
         return HostTensor(array, value.dtype.name)
     if kind == "array":
         sizes[0] += int(value.nbytes)

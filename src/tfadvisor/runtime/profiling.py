@@ -27,7 +27,7 @@ from tfadvisor.model import (
     Report,
     Verdict,
 )
-from tfadvisor.runtime.equivalence import differences
+from tfadvisor.runtime.equivalence import Noise, differences, noisy_paths
 from tfadvisor.runtime.results import MODES, ModeError, ModeRun, Where
 from tfadvisor.runtime.specs import JobSpec, NameRef, ResolveError, build_job
 from tfadvisor.runtime.supervisor import DEFAULT_MEMORY_LIMIT, Worker, WorkerDied, WorkerTimeout, describe_exit
@@ -232,6 +232,10 @@ class Profiler:
                             progress(message[1], "start")
                     elif kind == "where":
                         job.where = message[1]
+                    elif kind == "calls-values":
+                        spec.calls_values = message[1]  # every later worker gets the same calls
+                    elif kind == "generator-states":
+                        spec.generator_states = message[1]
                     elif kind == "progress" and progress:
                         progress(message[1], message[2])
                     elif kind == "mode-result":
@@ -408,12 +412,14 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
         low = projected_s(eager, eager.stats.q1, n) - projected_s(graph, graph.stats.q3, n)
         high = projected_s(eager, eager.stats.q3, n) - projected_s(graph, graph.stats.q1, n)
         m.saved_interval_s = [min(low, high), max(low, high)]
+    noise = random_values(eager) if eager is not None else {}
+    m.random_values = sorted(noise)[:5]
     if eager is not None and graph is not None and eager.error is None and graph.error is None:
-        m.differences = _compare(eager, graph)
+        m.differences = _compare(eager, graph, noise)
         m.equivalent = not m.differences
     xla_equivalent = None
     if eager is not None and xla is not None and eager.error is None and xla.error is None:
-        xla_equivalent = not _compare(eager, xla)
+        xla_equivalent = not _compare(eager, xla, noise)
     failed = [r for r in runs.values() if r.error is not None and (r.mode == "eager" or r.error.kind not in ("raised",))]
     failed = [r for r in failed if not (r.mode == "xla" and r.error and r.error.kind == "raised")]
     if failed:
@@ -424,10 +430,17 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
     static_report = _static_for(where, static)
     loc = measured.Location(path=where.path, line=where.line, end_line=where.end_line,
                             function=f"{where.path}::{where.qualname}") if where else None
+    evidence = None
+    if e is not None and g is not None and eager is not None and graph is not None:
+        graph_error = graph.error.message if graph.error is not None and graph.error.kind == "raised" else None
+        evidence = measured.evidence_from(
+            m, decorated=decorated, measured_calls=measured_calls, retrace_args=_retrace_args(graph),
+            xla_equivalent=xla_equivalent, broken=graph_error or ("results differ" if m.equivalent is False else None),
+            eager_total_s=projected_s(eager, e, n), graph_total_s=projected_s(graph, g, n))
     decision = measured.judge(
         m, decorated=decorated, static=static_report, measured_calls=measured_calls,
         retrace_args=_retrace_args(graph), error_details={k: r.error.detail for k, r in runs.items() if r.error},
-        xla_equivalent=xla_equivalent, location=loc,
+        xla_equivalent=xla_equivalent, location=loc, evidence=evidence,
     )
     kind = error_kind or _failure_kind(runs)
     return ProfileResult(target=target, where=where, measurement=m, findings=decision.findings,
@@ -454,20 +467,37 @@ def _traces_for(graph: ModeRun, n: int, measured_calls: int) -> int:
     return graph.traces or 0
 
 
-def _compare(eager: ModeRun, other: ModeRun) -> list[str]:
+def random_values(eager: ModeRun) -> dict[str, Noise]:
+    """Where eager's second run (another TensorFlow seed) gave other values: random draws."""
+    if eager.noise is None:
+        return {}
+    outputs, variables, state = eager.noise
+    noise: dict[str, Noise] = {}
+    for i, (a, b) in enumerate(zip(eager.outputs, outputs)):
+        noise.update(noisy_paths(a, b, f"result of call {i + 1}"))
+    for label in eager.variables:
+        if label in variables:
+            noise.update(noisy_paths(eager.variables[label], variables[label], f"variable {label}"))
+    for label in eager.state:
+        if label in state:
+            noise.update(noisy_paths(eager.state[label], state[label], label))
+    return noise
+
+
+def _compare(eager: ModeRun, other: ModeRun, noise: dict[str, Noise]) -> list[str]:
     out: list[str] = []
     for i, (a, b) in enumerate(zip(eager.outputs, other.outputs)):
-        out += differences(a, b, f"result of call {i + 1}", limit=3)
+        out += differences(a, b, f"result of call {i + 1}", limit=3, noise=noise)
         if len(out) >= 6:
             break
     for label in eager.variables:
         if label in other.variables:
-            out += differences(eager.variables[label], other.variables[label], f"variable {label}", limit=2)
+            out += differences(eager.variables[label], other.variables[label], f"variable {label}", limit=2, noise=noise)
         else:
             out.append(f"variable {label}: exists eagerly, not under tf.function")
     for label in eager.state:
         if label in other.state:
-            out += differences(eager.state[label], other.state[label], label, limit=2)
+            out += differences(eager.state[label], other.state[label], label, limit=2, noise=noise)
     return out
 
 

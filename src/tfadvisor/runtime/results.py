@@ -58,6 +58,9 @@ class ModeRun:
     # the calls right after the first pass (the sequence cycled), per call, in the same process:
     # a fresh process reaches its steady state only after a few hundred calls
     early_times: list[float] = field(default_factory=list)
+    # eager only: (outputs, variables, state) of a second run under another TensorFlow seed, to
+    # tell random draws from real differences (modes._noise_pass)
+    noise: tuple[list[Any], dict[str, Any], dict[str, Any]] | None = None
 
     @property
     def first_call_s(self) -> float | None:

@@ -9,10 +9,12 @@ Pure arithmetic over what ``observe`` saw and what ``run_replay`` measured (no T
   machine busier during the run than during replay shifts both alike, plus one trace per
   distinct argument signature the program used (how tf.function keys its cache);
 - for a function already decorated: observed time against the replayed eager time
-  (undecorate) and against Python numbers passed as tensors (reconfigure: one trace).
+  (undecorate) and against each option replayed (reconfigure).
 
-The verdict itself comes from ``advice.measured.judge`` (the same model ``profile`` uses), fed
-a ``Measurement`` for the observed run.
+The verdict comes from the one policy (``advice/policy.py``, through ``advice.measured.judge``,
+as for ``profile``), fed an ``Evidence`` in the observed run's seconds (``evidence_for``). Every
+row's ``saved_s`` is the saving of its own advice against the code as it is; the function's share
+of the run orders the table, it never vetoes a verdict.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfadvisor.advice import policy
 from tfadvisor.advice.measured import Location, MeasuredDecision, break_even_calls, judge
 from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
 from tfadvisor.runtime import signature as sigmod
@@ -29,7 +32,6 @@ from tfadvisor.runtime.observe import FunctionStats
 from tfadvisor.runtime.run_replay import Replay
 
 GRAPH_VERDICTS = (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE)
-MIN_RUN_SHARE = 0.01  # a decorate verdict must save at least 1% of the observed run
 
 
 @dataclass
@@ -125,7 +127,7 @@ def _relax(key: Any, numbers: bool) -> Any:
     return key
 
 
-def decide(p: Projection, run_wall_s: float) -> None:
+def decide(p: Projection) -> None:
     """Fill ``p``'s measurement projection and verdict from its observation and replay."""
     s, r = p.stats, p.replay
     location = Location(p.path, s.line, p.static.end_line if p.static else s.line, p.id)
@@ -134,118 +136,119 @@ def decide(p: Projection, run_wall_s: float) -> None:
         return
     per_call = p.eager_total_s / p.calls if p.calls else (s.inclusive_s / s.calls if s.calls else 0.0)
     lines, changed = retrace_explanations(s)
+    evidence, scale = evidence_for(p)
     m = Measurement(calls=p.calls, error=r.error, differences=list(r.differences), retraces=lines)
     m.equivalent = r.equivalent
     m.xla_equivalent = r.xla_equivalent
+    m.random_values = list(r.random_values)
     # What fix needs for an input_signature: the distinct argument signatures observed.
     m.signatures = [seen.named for seen in s.signatures if seen.named] or None
-    m.xla_s = _scaled(r.xla_s, r, per_call) if not s.decorated else r.xla_s
-    eager_mode = ModeMeasurement("eager", per_call_s=per_call if not s.decorated else r.eager_s, rounds=1)
-    graph_mode = ModeMeasurement("graph", error=r.graph_error)
-    if s.decorated:
-        m.eager_s = r.eager_s
-        m.graph_s = r.graph_s
-        m.trace_s = r.trace_s
-        m.traces = s.traces or len(s.signatures)
-        graph_mode.per_call_s = r.graph_s
-        graph_mode.first_call_s = (r.graph_s or 0.0) + (r.trace_s or 0.0) if r.graph_s is not None else None
-        graph_mode.traces = m.traces
-    else:
-        m.eager_s = per_call
-        m.graph_s = _scaled(r.graph_s, r, per_call)
-        m.trace_s = r.trace_s
-        m.traces = len(s.signatures) + (1 if s.signatures_overflow else 0)
-        graph_mode.per_call_s = m.graph_s
-        graph_mode.first_call_s = (m.graph_s + (r.trace_s or 0.0)) if m.graph_s is not None else None
-        graph_mode.traces = m.traces
-    modes = [eager_mode, graph_mode]
+    m.traces = evidence.traces
+    m.trace_s = _times(r.trace_s, scale)
+    m.eager_s = per_call if not s.decorated else _times(r.eager_s, scale)
+    m.graph_s = _times(r.graph_s, scale)
+    m.xla_s = _times(r.xla_s, scale)
+    eager_mode = ModeMeasurement("eager", per_call_s=m.eager_s, rounds=1)
+    graph_mode = ModeMeasurement("graph", error=r.graph_error, per_call_s=m.graph_s, traces=m.traces,
+                                 first_call_s=(m.graph_s + (r.trace_s or 0.0)) if m.graph_s is not None else None)
+    m.modes = [eager_mode, graph_mode]
     if r.xla_s is not None or r.xla_error:
         compile_s = max(0.0, r.xla_first_s - r.xla_s) if r.xla_first_s is not None and r.xla_s is not None else 0.0
-        modes.append(ModeMeasurement("xla", per_call_s=m.xla_s, error=r.xla_error,
-                                     first_call_s=m.xla_s + compile_s if m.xla_s is not None else None))
-    m.modes = modes
-    if m.graph_s is not None and m.trace_s is not None:
+        m.modes.append(ModeMeasurement("xla", per_call_s=m.xla_s, error=r.xla_error,
+                                       first_call_s=m.xla_s + compile_s if m.xla_s is not None else None))
+    if m.graph_s is not None and m.trace_s is not None and m.eager_s is not None:
         m.break_even_calls = break_even_calls(m.graph_s + m.trace_s, m.eager_s, m.graph_s)
-        if not s.decorated:
-            p.projected_total_s = p.calls * m.graph_s + m.traces * m.trace_s
-            m.saved_s = p.eager_total_s - p.projected_total_s
     p.decision = judge(m, decorated=s.decorated, static=p.static, measured_calls=s.calls,
-                       retrace_args=changed, location=location)
-    _too_little(p, m, run_wall_s, location)
-    if s.decorated:
-        _project_decorated(p, m)
+                       retrace_args=changed, location=location, evidence=evidence)
     p.saved_s = m.saved_s
+    as_is = evidence.graph_total_s if s.decorated else evidence.eager_total_s
+    if p.verdict is Verdict.KEEP or m.saved_s is None or as_is is None:
+        p.projected_total_s = as_is if p.verdict is Verdict.KEEP else None
+    else:
+        p.projected_total_s = as_is - m.saved_s
     p.traces = m.traces
-    if p.verdict is Verdict.RECONFIGURE and s.decorated and r.tensorized is not None and r.tensorized.equivalent is not False:
+    if m.option == "input_signature" and r.tensorized is not None and r.tensorized.equivalent is not False:
         m.as_tensors = as_tensors(p)  # the advice, which fix carries out at the call sites
-    p.why = _why(p, m, run_wall_s)
+    p.why = _why(p, m)
     p.measurement = m  # type: ignore[attr-defined]
 
 
-def _too_little(p: Projection, m: Measurement, run_wall_s: float, loc: Location) -> None:
-    """A saving under MIN_RUN_SHARE of the run is within a shared machine's noise, and not worth
-    AutoGraph's risks: leave the function eager (DESIGN: "gains too little")."""
-    d = p.decision
-    if d is None or d.verdict is not Verdict.DECORATE or m.saved_s is None or run_wall_s <= 0:
-        return
-    if m.saved_s >= MIN_RUN_SHARE * run_wall_s:
-        return
-    d.verdict = Verdict.LEAVE_EAGER
-    d.reasons = ["TF602"]
-    d.findings.append(Finding(
-        rule="TF602", severity=Severity.INFO, path=loc.path, line=loc.line, col=0, end_line=loc.end_line, end_col=0,
-        function=loc.function,
-        message=(f"as a tf.function it would save {m.saved_s * 1e3:.0f} ms, {100 * m.saved_s / run_wall_s:.1f}% of "
-                 f"this run (under {100 * MIN_RUN_SHARE:.0f}%): too little to be worth it"),
-    ))
+def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
+    """The policy's input for one replayed function, in the observed run's seconds, and the factor
+    that turns replayed per-call times into them (the run and the replay saw different loads).
 
-
-def _scaled(value: float | None, r: Replay, per_call: float) -> float | None:
-    """A replayed per-call time, scaled by the observed/replayed eager ratio."""
-    if value is None or not r.eager_s:
-        return value
-    return value * (per_call / r.eager_s)
-
-
-def _project_decorated(p: Projection, m: Measurement) -> None:
-    """For a tf.function already in the code: saving of the advised change over the observed run."""
+    The code as it is is what the program spent: eager time for an eager function, the
+    tf.function's own time (traces included) for a decorated one. The alternatives are replayed
+    per-call times x that factor x the calls, plus one trace per distinct signature the program
+    used (or per signature the option still tells apart)."""
     s, r = p.stats, p.replay
-    assert r is not None
-    observed = s.inclusive_s
-    verdict = p.decision.verdict if p.decision else Verdict.KEEP
-    t = r.tensorized
-    if verdict is Verdict.RECONFIGURE and t is not None and t.graph_s is not None and t.error is None:
-        traces = tensorized_traces(s)
-        p.projected_total_s = s.calls * t.graph_s + traces * (r.trace_s or 0.0)
-        if t.equivalent is False:
-            p.decision.verdict = Verdict.FIX_FIRST  # type: ignore[union-attr]
-            p.decision.reasons.append("TF603")  # type: ignore[union-attr]
-    elif verdict is Verdict.UNDECORATE and m.eager_s is not None:
-        p.projected_total_s = s.calls * m.eager_s
-    else:  # keep: what the decorator saves today, against running eagerly
-        p.projected_total_s = observed
-        m.saved_s = (s.calls * m.eager_s - observed) if m.eager_s is not None else None
-        return
-    m.saved_s = observed - p.projected_total_s
+    assert r is not None and r.eager_s is not None
+    calls, observed = p.calls, p.eager_total_s
+    if s.decorated:
+        traces = s.traces or len(s.signatures) or 1
+        # the program's own calls that did not trace say what a call costs in the run; when every
+        # call traced there is nothing to calibrate with, and replay's times stand as measured
+        share = observed / s.inclusive_s if s.inclusive_s else 1.0
+        steady_calls = calls - min(traces, calls)
+        steady = (observed - s.traced_s * share) / steady_calls if steady_calls > 0 else None
+        scale = steady / r.graph_s if steady and steady > 0 and r.graph_s else 1.0
+    else:
+        traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
+        scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
+    # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
+    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds. A decorated
+    # function's own traces in the run calibrate first calls better (replay traces in a process
+    # where AutoGraph has converted the function already): an option's first call is priced as
+    # the run's trace x (option's first-call overhead / replay's fresh trace).
+    trace_s = (r.trace_s or 0.0) * scale
+    first_call_unit = scale
+    if s.decorated and s.traced_s > 0 and r.trace_s:
+        first_call_unit = (s.traced_s * (observed / s.inclusive_s if s.inclusive_s else 1.0) / traces) / r.trace_s
+    if s.decorated:
+        eager_total, graph_total = calls * r.eager_s * scale, observed
+    else:
+        eager_total = observed
+        graph_total = calls * r.graph_s * scale + traces * trace_s if r.graph_s is not None else None
+    counts = retrace_options(s)
+    projected_traces = {"reduce_retracing": counts["with_reduce_retracing"],
+                        "input_signature": counts["with_numbers_as_tensors"]}
+    options: list[policy.Option] = []
+    for name, o in r.options.items():
+        if o.graph_s is not None and o.error is None:
+            t = projected_traces[name]
+            option_trace = o.trace_s * first_call_unit if o.trace_s is not None else trace_s
+            options.append(policy.Option(name, calls * o.graph_s * scale + t * option_trace, o.equivalent, t))
+    if r.xla_s is not None and not r.xla_error and r.xla_first_s is not None:
+        compile_s = max(0.0, r.xla_first_s - r.xla_s)
+        options.append(policy.Option(policy.XLA_OPTION, calls * r.xla_s * scale + traces * compile_s * first_call_unit,
+                                     r.xla_equivalent))
+    broken = r.graph_error or ("results differ: " + r.differences[0] if r.equivalent is False and r.differences else None)
+    evidence = policy.Evidence(decorated=s.decorated, calls=calls, tensor_work=r.has_tensors, broken=broken,
+                               eager_total_s=eager_total, graph_total_s=graph_total, traces=traces,
+                               options=tuple(options))
+    return evidence, scale
+
+
+def _times(value: float | None, scale: float) -> float | None:
+    return None if value is None else value * scale
 
 
 def _unmeasured(p: Projection) -> MeasuredDecision:
-    """No replay: keep the static verdict, but never advise decorating what was not measured."""
+    """No replay: keep the static verdict, but never advise graph mode for what was not measured."""
     static = p.static
-    verdict = static.verdict if static else (Verdict.KEEP if p.stats.decorated else Verdict.LEAVE_EAGER)
+    verdict = policy.unmeasured_verdict(static.verdict if static else None, p.stats.decorated)
     reasons = list(static.reasons) if static else []
     assumptions = list(static.assumptions) if static else []
     note = p.skipped or (p.replay.error if p.replay and p.replay.error else "not replayed")
-    if verdict in (Verdict.DECORATE, Verdict.FIX_FIRST) and not p.stats.decorated:
-        assumptions.append(f"not measured ({note}); the static verdict was {verdict.value}")
-        verdict = Verdict.LEAVE_EAGER
+    if static is not None and verdict is not static.verdict:
+        assumptions.append(f"not measured ({note}); the static verdict was {static.verdict.value}")
     else:
         assumptions.append(f"not measured: {note}")
     p.why = note
     return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
 
 
-def _why(p: Projection, m: Measurement, run_wall_s: float) -> str:
+def _why(p: Projection, m: Measurement) -> str:
     """One short phrase for the table; the findings carry the details."""
     s, r, v = p.stats, p.replay, p.verdict
     assert r is not None
@@ -255,11 +258,11 @@ def _why(p: Projection, m: Measurement, run_wall_s: float) -> str:
         return _cut(f"differs under tf.function: {m.differences[0]}")
     if m.as_tensors:
         names = ", ".join(f"`{k}` as a {dtype} tensor" for k, dtype in m.as_tensors.items())
-        return f"retraced {s.traces} times in {s.calls} calls; pass {names}: one trace"
-    if v is Verdict.LEAVE_EAGER and p.decision and p.decision.reasons == ["TF602"] and m.saved_s and m.saved_s > 0:
-        return f"saves only {100 * m.saved_s / max(run_wall_s, 1e-9):.1f}% of the run"
+        return f"retraced {m.traces} times in {s.calls} calls; pass {names}: one trace"
     if v is Verdict.FIX_FIRST:
         return "static hazards: " + ", ".join(x for x in p.decision.reasons if x.startswith("TF")) if p.decision else "fix first"
+    if m.option and v in (Verdict.DECORATE, Verdict.RECONFIGURE):
+        return f"with {m.option}: saves {m.saved_s or 0.0:.3g} s over {p.calls} calls"
     if m.eager_s and m.graph_s:
         speed = m.eager_s / m.graph_s if m.graph_s else float("inf")
         text = f"{speed:.1f}x faster per call as a graph"

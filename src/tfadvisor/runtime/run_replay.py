@@ -4,7 +4,9 @@ Why in the observing process and not in the engine's child process (``supervisor
 call of a real program holds live objects (the Keras model, its optimizer, ``self``, variables)
 that cannot be pickled to a child or rebuilt there. The program has ended when replay starts, so
 running its functions again here is safe; what replay changes (variables, the Python state it
-can reach) is saved first and restored afterwards. The building blocks are the engine's:
+can reach) is saved first and put back in place after every phase (``replay_state``: same
+objects, same values), and every phase starts from the same seeds and generator states
+(``rng``). The building blocks are the engine's:
 ``timing.measure`` (calibrated steady state), ``equivalence.to_plain``/``differences`` (results
 compared with dtype-aware tolerances) and ``signature.explain`` (why a call retraced).
 
@@ -15,7 +17,6 @@ overruns is reported for that function only.
 from __future__ import annotations
 
 import contextlib
-import copy
 import io
 import signal
 import threading
@@ -23,19 +24,22 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
-from tfadvisor.runtime.equivalence import differences, to_plain
+from tfadvisor.advice.policy import RETRACING_TRACES
+from tfadvisor.runtime.equivalence import Noise, differences, noisy_paths, to_plain
 from tfadvisor.runtime.observe import CallSample, FunctionStats, HostTensor
+from tfadvisor.runtime.replay_state import ReplayState
+from tfadvisor.runtime.rng import NOISE_SEED, SEED, seed_all
 from tfadvisor.runtime.timing import TimingConfig, measure
-
-_PLAIN_STATE = (list, dict, set, int, float, bool, str)
 
 
 @dataclass
-class Tensorized:
-    """The function with its Python-number arguments passed as tensors (what input_signature does)."""
+class OptionRun:
+    """The function as a tf.function with one option, replayed on the observed signatures."""
 
-    dtypes: dict[str, str] = field(default_factory=dict)  # argument path -> dtype that worked
-    graph_s: float | None = None
+    name: str  # "reduce_retracing", or "input_signature" (Python numbers as tensors, shapes relaxed)
+    dtypes: dict[str, str] = field(default_factory=dict)  # input_signature: argument path -> dtype that worked
+    graph_s: float | None = None  # per call, the main signature, steady state
+    trace_s: float | None = None  # its first call minus a steady one
     traces: int | None = None  # traces over the replayed signatures
     equivalent: bool | None = None
     differences: list[str] = field(default_factory=list)
@@ -58,10 +62,16 @@ class Replay:
     graph_error: str | None = None
     equivalent: bool | None = None
     differences: list[str] = field(default_factory=list)
-    tensorized: Tensorized | None = None
+    random_values: list[str] = field(default_factory=list)  # where eager's two runs drew differently
+    options: dict[str, OptionRun] = field(default_factory=dict)
     error: str | None = None  # the replay itself failed (eager call raised, time limit)
     seconds: float = 0.0
     has_tensors: bool = False  # any tensor among the arguments or results
+
+    @property
+    def tensorized(self) -> OptionRun | None:
+        """Python numbers passed as tensors (what ``fix`` does at call sites for ``as_tensors``)."""
+        return self.options.get("input_signature")
 
 
 class ReplayTimeout(Exception):
@@ -83,19 +93,24 @@ def materialize(value: Any) -> Any:
 
 
 def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Replay:
-    """Measure one function on its sampled calls within ``limit_s`` seconds; never raises."""
+    """Measure one function on its sampled calls within ``limit_s`` seconds; never raises, and
+    leaves every object it touched as it found it (``replay_state``)."""
     out = Replay(stats.key)
     start = time.perf_counter()
     if not stats.samples:
         out.error = "no call was sampled (memory budget reached, or only called while tracing)"
         return out
-    state = _State(stats)
+    try:
+        state = ReplayState(stats)
+    except Exception as exc:  # a reachable object that cannot be read: not replayed, nothing touched
+        out.error = f"replay failed: cannot save the state it could change: {_one_line(exc)}"
+        return out
     try:
         with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()):
             _replay(stats, out, state, limit_s, run_xla)
     except ReplayTimeout:
         if out.eager_s is not None and (out.graph_s is not None or out.graph_error is not None):
-            # the core numbers are in; only the optional phases (other signatures, tensors, XLA) are missing
+            # the core numbers are in; only the optional phases (other signatures, options, XLA) are missing
             if out.xla_s is None and out.xla_error is None:
                 out.xla_error = f"timeout: not measured within the replay's time limit ({limit_s:.0f} s)"
         else:
@@ -114,7 +129,44 @@ def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Rep
     return out
 
 
-def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, run_xla: bool) -> None:
+def _fresh(state: ReplayState, tf_seed: int = SEED) -> None:
+    """Every phase starts from the state the program left, with the same seeds."""
+    state.restore()
+    seed_all(tf_seed)
+
+
+@dataclass
+class _Observed:
+    """Two calls' results, the variables and the Python state after them, and what was printed."""
+
+    results: Any
+    variables: list[Any]
+    python: dict[str, Any]
+    printed: str
+
+
+def _observe_two_calls(fn: Callable[..., Any], args: tuple, kwargs: dict, state: ReplayState) -> _Observed:
+    results, printed = _two_calls(fn, args, kwargs)
+    return _Observed(results, state.snapshot_variables(), state.snapshot_python(), printed)
+
+
+def _noise(first: _Observed, again: _Observed) -> dict[str, Noise]:
+    noise = noisy_paths(first.results, again.results, "result")
+    noise.update(noisy_paths(first.variables, again.variables, "variables"))
+    for label in first.python:
+        noise.update(noisy_paths(first.python[label], again.python.get(label), label))
+    return noise
+
+
+def _compare(eager: _Observed, other: _Observed, noise: dict[str, Noise]) -> list[str]:
+    diffs = differences(eager.results, other.results, "result", noise=noise)
+    diffs += differences(eager.variables, other.variables, "variables", noise=noise)
+    for label in eager.python:
+        diffs += differences(eager.python[label], other.python.get(label), label, noise=noise)
+    return diffs
+
+
+def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: float, run_xla: bool) -> None:
     import tensorflow as tf
 
     started = time.perf_counter()
@@ -123,11 +175,15 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
     args, kwargs = materialize(sample.args), materialize(sample.kwargs)
     per_mode = TimingConfig(budget_s=max(0.05, min(1.0, limit_s / 8)), max_rounds=20)
 
-    # Equivalence first, from the same starting state: two calls each (graph side effects show on the second).
-    eager_results, eager_printed = _two_calls(fn, args, kwargs)
-    out.has_tensors = _has_tensor((args, kwargs)) or _has_tensor(eager_results)
-    eager_plain = (eager_results, state.snapshot_variables(), state.snapshot_python())
-    state.restore()
+    # Equivalence first, from the same starting state: two calls each (graph side effects show on
+    # the second); eager twice, the second time with TensorFlow's global seed changed, to tell
+    # random draws (which no mode reproduces) from real differences.
+    _fresh(state)
+    eager = _observe_two_calls(fn, args, kwargs, state)
+    out.has_tensors = _has_tensor((args, kwargs)) or _has_tensor(eager.results)
+    _fresh(state, NOISE_SEED)
+    noise = _noise(eager, _observe_two_calls(fn, args, kwargs, state))
+    out.random_values = sorted(noise)[:5]
     eager_args = call_args = args
     if stats.tf_function is not None:
         graph = stats.tf_function
@@ -137,20 +193,17 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
     else:
         graph = tf.function(fn)
     try:
+        _fresh(state)
         first = time.perf_counter()
         graph(*call_args, **kwargs)
         out.graph_first_s = time.perf_counter() - first
-        state.restore()
-        graph_results, graph_printed = _two_calls(graph, call_args, kwargs)
-        graph_plain = (graph_results, state.snapshot_variables(), state.snapshot_python())
-        diffs = differences(eager_plain[0], graph_plain[0], "result")
-        diffs += differences(eager_plain[1], graph_plain[1], "variables")
-        for label in eager_plain[2]:
-            diffs += differences(eager_plain[2][label], graph_plain[2].get(label), label)
-        if eager_printed != graph_printed:
+        _fresh(state)
+        observed = _observe_two_calls(graph, call_args, kwargs, state)
+        diffs = _compare(eager, observed, noise)
+        if eager.printed != observed.printed:
             diffs.append(
-                f"printed output: {eager_printed.count(chr(10))} lines in two calls eagerly, "
-                f"{graph_printed.count(chr(10))} under tf.function (print runs only while tracing)"
+                f"printed output: {eager.printed.count(chr(10))} lines in two calls eagerly, "
+                f"{observed.printed.count(chr(10))} under tf.function (print runs only while tracing)"
             )
         out.differences = diffs
         out.equivalent = not diffs
@@ -158,13 +211,13 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
         raise
     except Exception as exc:
         out.graph_error = _one_line(exc)
-    state.restore()
+    _fresh(state)
 
     out.eager_s = measure(lambda: fn(*eager_args, **kwargs), config=per_mode).median
-    state.restore()
+    _fresh(state)
     if out.graph_error is None:
         out.graph_s = measure(lambda: graph(*call_args, **kwargs), config=per_mode).median
-        state.restore()
+        _fresh(state)
         if stats.tf_function is None:
             out.trace_s = max(0.0, out.graph_first_s - out.graph_s)
             extra = _other_signature_traces(stats, graph, out.graph_s, state)
@@ -172,25 +225,28 @@ def _replay(stats: FunctionStats, out: Replay, state: _State, limit_s: float, ru
                 out.trace_s = (out.trace_s + sum(extra)) / (1 + len(extra))
         else:
             out.trace_s = _fresh_trace_time(stats.function, eager_args, kwargs, out.graph_s, state)
-        if stats.tf_function is not None:
-            out.tensorized = _tensorized(stats, eager_plain, state, per_mode)
-    if run_xla and out.has_tensors and time.perf_counter() - started > 0.6 * limit_s:
+        if len(stats.signatures) + (1 if stats.signatures_overflow else 0) >= RETRACING_TRACES:
+            for name in ("input_signature", "reduce_retracing"):
+                out.options[name] = _option(stats, name, eager, noise, state, per_mode)
+    run_xla = run_xla and out.has_tensors and out.graph_error is None and stats.tf_function is not None  # policy: XLA reconfigures
+    if run_xla and time.perf_counter() - started > 0.6 * limit_s:
         out.xla_error = f"timeout: skipped, the replay's time limit ({limit_s:.0f} s) was nearly used"
-    elif run_xla and out.has_tensors:
+    elif run_xla:
         try:
             xla = tf.function(fn, jit_compile=True)
+            _fresh(state)
             compile_start = time.perf_counter()
             xla_results, _ = _two_calls(xla, eager_args, kwargs)
             two_calls_s = time.perf_counter() - compile_start
-            out.xla_equivalent = not differences(eager_results, xla_results, "result")
-            state.restore()
+            out.xla_equivalent = not differences(eager.results, xla_results, "result", noise=noise)
+            _fresh(state)
             out.xla_s = measure(lambda: xla(*eager_args, **kwargs), config=per_mode).median
             out.xla_first_s = max(out.xla_s, two_calls_s - out.xla_s)  # XLA's compile time is its price
         except ReplayTimeout:
             raise
         except Exception as exc:
             out.xla_error = _one_line(exc)
-        state.restore()
+        _fresh(state)
 
 
 def _two_calls(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, str]:
@@ -208,7 +264,7 @@ def _main_sample(stats: FunctionStats) -> CallSample:
     return matching[1] if len(matching) > 1 else matching[0]
 
 
-def _other_signature_traces(stats: FunctionStats, graph: Any, graph_s: float, state: _State) -> list[float]:
+def _other_signature_traces(stats: FunctionStats, graph: Any, graph_s: float, state: ReplayState) -> list[float]:
     """Trace times for up to three other observed signatures (new shapes, new Python values)."""
     main = _main_sample(stats).signature
     times: list[float] = []
@@ -226,11 +282,11 @@ def _other_signature_traces(stats: FunctionStats, graph: Any, graph_s: float, st
             raise
         except Exception:
             pass
-        state.restore()
+        _fresh(state)
     return times
 
 
-def _fresh_trace_time(fn: Callable[..., Any], args: tuple, kwargs: dict, graph_s: float, state: _State) -> float | None:
+def _fresh_trace_time(fn: Callable[..., Any], args: tuple, kwargs: dict, graph_s: float, state: ReplayState) -> float | None:
     """Trace cost of an already-decorated function: first call of a fresh tf.function of it."""
     import tensorflow as tf
 
@@ -244,51 +300,62 @@ def _fresh_trace_time(fn: Callable[..., Any], args: tuple, kwargs: dict, graph_s
     except Exception:
         return None
     finally:
-        state.restore()
+        _fresh(state)
 
 
-def _tensorized(stats: FunctionStats, eager_plain: tuple, state: _State, config: TimingConfig) -> Tensorized:
-    """Replay with Python numbers as tensors (int32, else float32): do the observed retraces go away?"""
+def _option(stats: FunctionStats, name: str, eager: _Observed, noise: dict[str, Noise], state: ReplayState,
+            config: TimingConfig) -> OptionRun:
+    """Replay with an option against retracing over the observed signatures (the main one and up to
+    three others): ``reduce_retracing=True`` as the calls were, or ``input_signature``: Python
+    numbers as tensors (int32, else float32) and shapes relaxed, which is what an input_signature
+    built from the observed signatures does. Do the retraces go away, and do results still match?"""
     import tensorflow as tf
 
-    result = Tensorized()
+    result = OptionRun(name)
     fn = stats.function
     distinct: dict[int, CallSample] = {}
     for sample in stats.samples:
         distinct.setdefault(sample.signature, sample)
     main = _main_sample(stats)
     candidates = [main] + [s for i, s in distinct.items() if i != main.signature][:3]
-    if not any(_has_number(s.args) or _has_number(s.kwargs) for s in candidates):
-        result.error = "no Python number among the arguments"
-        return result
-    for dtype in (tf.int32, tf.float32):
+    if name == "input_signature" and not any(_has_number(s.args) or _has_number(s.kwargs) for s in candidates):
+        dtypes: tuple[Any, ...] = (None,)  # tensors only: reduce_retracing relaxes their shapes as a signature would
+    else:
+        dtypes = (tf.int32, tf.float32) if name == "input_signature" else (None,)
+    for dtype in dtypes:
         graph = tf.function(fn, reduce_retracing=True)
         try:
-            outputs = None
+            observed = None
             for sample in candidates:
-                args = _numbers_to_tensors(materialize(sample.args), dtype, result.dtypes, "arg")
-                kwargs = _numbers_to_tensors(materialize(sample.kwargs), dtype, result.dtypes, "kw")
-                value = to_plain(graph(*args, **kwargs))
+                args, kwargs = materialize(sample.args), materialize(sample.kwargs)
+                if dtype is not None:
+                    args = _numbers_to_tensors(args, dtype, result.dtypes, "arg")
+                    kwargs = _numbers_to_tensors(kwargs, dtype, result.dtypes, "kw")
+                _fresh(state)
                 if sample is main:
-                    second = to_plain(graph(*args, **kwargs))
-                    outputs = ((value, second), state.snapshot_variables(), state.snapshot_python())
-                    state.restore()
+                    first = time.perf_counter()
+                    graph(*args, **kwargs)
+                    first_s = time.perf_counter() - first
+                    _fresh(state)
+                    observed = _observe_two_calls(graph, args, kwargs, state)
+                    _fresh(state)
                     result.graph_s = measure(lambda: graph(*args, **kwargs), config=config).median
-                state.restore()
+                    result.trace_s = max(0.0, first_s - result.graph_s)
+                else:
+                    graph(*args, **kwargs)
+            _fresh(state)
             result.traces = int(graph.experimental_get_tracing_count())
             result.error = None
-            if outputs is not None:
-                diffs = differences(eager_plain[0], outputs[0], "result")
-                diffs += differences(eager_plain[1], outputs[1], "variables")
-                result.differences = diffs
-                result.equivalent = not diffs
+            if observed is not None:
+                result.differences = _compare(eager, observed, noise)
+                result.equivalent = not result.differences
             return result
         except ReplayTimeout:
             raise
         except Exception as exc:
             result.error = _one_line(exc)
             result.dtypes.clear()
-            state.restore()
+            _fresh(state)
     return result
 
 
@@ -329,121 +396,6 @@ def _has_tensor(value: Any, depth: int = 0) -> bool:
     return name in ("EagerTensor", "ndarray", "ResourceVariable", "Variable") or (
         hasattr(value, "dtype") and hasattr(value, "shape") and hasattr(value, "numpy")
     )
-
-
-class _State:
-    """The state a replay can change: reachable variables, and plain Python data it can reach."""
-
-    def __init__(self, stats: FunctionStats):
-        self.fn = stats.function
-        roots = list(_reachable(self.fn))
-        for sample in stats.samples:
-            roots.extend(("argument", a) for a in sample.args)
-            roots.extend(("argument", v) for v in sample.kwargs.values())
-        self.variables = _find_variables([obj for _, obj in roots])
-        self.saved_variables = [(v, v.numpy()) for v in self.variables]
-        self.python = _python_roots(self.fn, stats)
-        self.saved_python = {label: _copy_plain(obj) for label, (holder, name, obj) in self.python.items()}
-
-    def snapshot_variables(self) -> list[Any]:
-        return [to_plain(v) for v in self.variables]
-
-    def snapshot_python(self) -> dict[str, Any]:
-        return {label: to_plain(_current(holder, name, obj)) for label, (holder, name, obj) in self.python.items()}
-
-    def restore(self) -> None:
-        for var, value in self.saved_variables:
-            var.assign(value)
-        for label, (holder, name, obj) in self.python.items():
-            _restore_plain(holder, name, obj, self.saved_python[label])
-
-
-def _reachable(fn: Callable[..., Any]) -> Iterator[tuple[str, Any]]:
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return
-    globals_ = getattr(fn, "__globals__", {})
-    for name in code.co_names:
-        if name in globals_:
-            yield name, globals_[name]
-    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or ()):
-        try:
-            yield name, cell.cell_contents
-        except ValueError:
-            pass
-
-
-def _find_variables(roots: list[Any]) -> list[Any]:
-    found: dict[int, Any] = {}
-    for obj in roots:
-        for var in _variables_of(obj):
-            found.setdefault(id(var), var)
-    return list(found.values())
-
-
-def _variables_of(obj: Any, depth: int = 0) -> list[Any]:
-    if depth > 3 or obj is None or isinstance(obj, (type, str, bytes, int, float, bool)):
-        return []
-    if _is_variable(obj):
-        return [obj]
-    if isinstance(obj, (list, tuple)):
-        return [v for item in obj[:256] for v in _variables_of(item, depth + 1)]
-    if isinstance(obj, dict):
-        return [v for item in list(obj.values())[:256] for v in _variables_of(item, depth + 1)]
-    if type(obj).__module__ in ("builtins", "numpy") or callable(obj) and not hasattr(obj, "variables"):
-        return []
-    try:
-        variables = getattr(obj, "variables", None)
-        if variables is not None and not callable(variables):
-            return [v for v in list(variables) if _is_variable(v)]
-    except Exception:
-        return []
-    return []
-
-
-def _is_variable(obj: Any) -> bool:
-    cls = type(obj)
-    return "Variable" in cls.__name__ and hasattr(obj, "assign") and hasattr(obj, "numpy")
-
-
-def _python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tuple[Any, str, Any]]:
-    """Plain data the function can reach: ``label -> (holder dict, name, object)``."""
-    out: dict[str, tuple[Any, str, Any]] = {}
-    globals_ = getattr(fn, "__globals__", {})
-    code = getattr(fn, "__code__", None)
-    for name in getattr(code, "co_names", ()):
-        value = globals_.get(name)
-        if name in globals_ and isinstance(value, _PLAIN_STATE) and not isinstance(value, str):
-            out[f"global `{name}`"] = (globals_, name, value)
-    if stats.is_method and stats.samples and stats.samples[0].args:
-        self = stats.samples[0].args[0]
-        attrs = getattr(self, "__dict__", None)
-        if isinstance(attrs, dict):
-            for name, value in list(attrs.items()):
-                if not name.startswith("_") and isinstance(value, (list, dict, set, int, float, bool)):
-                    out[f"`self.{name}`"] = (attrs, name, value)
-    return out
-
-
-def _copy_plain(obj: Any) -> Any:
-    try:
-        return copy.deepcopy(obj)
-    except Exception:
-        return copy.copy(obj)
-
-
-def _current(holder: dict, name: str, obj: Any) -> Any:
-    return holder.get(name, obj) if isinstance(obj, (int, float, bool)) else obj
-
-
-def _restore_plain(holder: dict, name: str, obj: Any, saved: Any) -> None:
-    if isinstance(obj, list):
-        obj[:] = saved
-    elif isinstance(obj, (dict, set)):
-        obj.clear()
-        obj.update(saved)
-    else:
-        holder[name] = saved
 
 
 @contextlib.contextmanager

@@ -114,6 +114,13 @@ class JobSpec:
     user_modules: list[str] = field(default_factory=list)
     sys_path: list[str] = field(default_factory=list)
     cwd: str | None = None
+    # The call sequence as the first mode built it (pickled; plain data only: tensors, arrays,
+    # numbers, containers). Every later mode and worker unpickles these instead of running the
+    # calls factory again, so all modes see the same values even when the factory draws at random.
+    calls_values: bytes | None = None
+    # Starting states of the tf.random.Generator objects the function reaches (by path), as the
+    # first mode found them: later modes set their generators to these (``modes._rewind_generators``).
+    generator_states: dict[str, Any] | None = None
 
 
 def build_job(fn: Any, calls: Any, fresh: Any = None, observe: Any = None) -> JobSpec:
@@ -223,6 +230,8 @@ def load_job(spec: JobSpec, *, fresh: bool) -> Loaded:
         return values[ref]
 
     fn = get(spec.fn)
+    if spec.calls_values is not None:
+        return Loaded(fn=fn, calls=pickle.loads(spec.calls_values), fresh=get(spec.fresh), observe=get(spec.observe))
     calls_obj = get(spec.calls)
     if isinstance(calls_obj, _CallsFile):
         with open(calls_obj.path, "rb") as handle:
@@ -230,6 +239,31 @@ def load_job(spec: JobSpec, *, fresh: bool) -> Loaded:
     elif isinstance(spec.calls, NameRef) or (callable(calls_obj) and not isinstance(calls_obj, (list, tuple))):
         calls_obj = calls_obj()
     return Loaded(fn=fn, calls=normalise_calls(calls_obj), fresh=get(spec.fresh), observe=get(spec.observe))
+
+
+def shippable_calls(calls: list[tuple[tuple, dict]]) -> bytes | None:
+    """The calls pickled, when they are plain data (tensors, arrays, numbers, strings and
+    containers of them) that mean the same in another mode or process; else None (objects such
+    as models or variables must be rebuilt, from the same seeds, where they are used)."""
+    if not all(_plain_data(args) and _plain_data(kwargs) for args, kwargs in calls):
+        return None
+    try:
+        return pickle.dumps(calls, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return None
+
+
+def _plain_data(value: Any, depth: int = 0) -> bool:
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return True
+    if depth > 8:
+        return False
+    if type(value) in (tuple, list):
+        return all(_plain_data(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(isinstance(k, str) and _plain_data(v, depth + 1) for k, v in value.items())
+    name = type(value).__name__
+    return name in ("EagerTensor", "ndarray") or type(value).__module__ == "numpy" and name.startswith(("float", "int"))
 
 
 def normalise_calls(calls: Any) -> list[tuple[tuple, dict]]:

@@ -1,0 +1,176 @@
+"""The measured policy: how what eager and graph did over a function's calls becomes a verdict.
+
+Written once, here. ``tfadvisor run`` (``runtime/run_project.py``), ``tfadvisor profile``
+(``advice/measured.judge``) and the accuracy benchmark's labels (``benchmarks/ground_truth.py``)
+all hand their observations to ``decide`` as an ``Evidence`` and get a ``Decision`` back, so the
+benchmark scores the tool against the rule the tool follows. The steps, in order, and why each
+threshold is what it is: docs/decisions/0012-measured-policy.md.
+
+1. ``no_tensor_work``: no tensor among the arguments or results -> never a tf.function.
+2. ``safety``: raising, or results/state/prints that differ beyond eager's own noise (random draws)
+   -> ``fix-first`` when it runs often enough to matter, else out of graph mode.
+3. ``unmeasured``: without both totals, the code stays as it is.
+4. ``speed``: totals over the observed calls, tracing included ("net of tracing"; a function
+   that does not pay its tracing back within its calls has a total above eager's). The share of
+   the run never vetoes; it only orders tables.
+   - eager today: ``decorate`` when the tf.function (or an option that beats it by
+     ``OPTION_GAIN``) is ``DECORATE_SPEEDUP`` times faster than eager; else ``leave-eager``;
+   - decorated today: ``reconfigure`` when an option (``reduce_retracing``/``input_signature``
+     against retracing, ``jit_compile``) is equivalent, beats the tf.function as written by
+     ``OPTION_GAIN`` and is not clearly slower than eager; ``undecorate`` only when eager beats
+     the function as written and every option by ``UNDECORATE_SLOWDOWN``; else ``keep``.
+
+Every decision carries the saving of *its* advice against the code as it is (``saving_s``), so an
+advised verdict (decorate, reconfigure, undecorate) never shows a negative saving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tfadvisor.model import Verdict
+
+DECORATE_SPEEDUP = 1.2  # eager total / graph total over the observed calls, tracing included
+UNDECORATE_SLOWDOWN = 1.1  # eager must beat the tf.function (and every option) by this to undecorate
+OPTION_GAIN = 1.3  # an option must beat the tf.function without it by this factor to be advised
+MIN_CALLS_FIX_FIRST = 10  # a broken function called this often is worth fixing (else: leave it eager)
+RETRACING_TRACES = 3  # options against retracing are considered from this many traces on
+
+RETRACE_OPTIONS = ("reduce_retracing", "input_signature")
+XLA_OPTION = "jit_compile"
+OPTIONS = RETRACE_OPTIONS + (XLA_OPTION,)
+
+
+@dataclass(frozen=True)
+class Option:
+    """The function as a tf.function with one option set, measured over the same calls."""
+
+    name: str  # one of OPTIONS
+    total_s: float
+    equivalent: bool | None  # same results as eager (None: not checked, e.g. a projection)
+    traces: int | None = None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What was observed about one function, in the units the policy reads."""
+
+    decorated: bool
+    calls: int
+    tensor_work: bool = True
+    broken: str | None = None  # why it breaks under tf.function (raised, or differs beyond noise)
+    eager_total_s: float | None = None  # all the calls, eagerly (first-call warm-up included)
+    graph_total_s: float | None = None  # as written if decorated, else with a plain @tf.function
+    traces: int = 1
+    options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: Verdict
+    step: str  # the step that decided (module docstring)
+    why: str
+    option: str | None = None  # the option the advice sets (decorate or reconfigure), if any
+    speedup: float | None = None  # eager total / total of what the advice leaves in place
+    saving_s: float | None = None  # the advice's saving against the code as it is
+
+
+def decide(e: Evidence) -> Decision:
+    """The verdict for one function (module docstring: the steps)."""
+    return no_tensor_work(e) or safety(e) or unmeasured(e) or (decorated_speed(e) if e.decorated else eager_speed(e))
+
+
+def no_tensor_work(e: Evidence) -> Decision | None:
+    if e.tensor_work:
+        return None
+    why = "no tensor in its arguments or results"
+    if e.decorated:
+        return Decision(Verdict.UNDECORATE, "no_tensor_work", why, saving_s=_minus(e.graph_total_s, e.eager_total_s))
+    return Decision(Verdict.LEAVE_EAGER, "no_tensor_work", why)
+
+
+def safety(e: Evidence) -> Decision | None:
+    if e.broken is None:
+        return None
+    if e.calls >= MIN_CALLS_FIX_FIRST:
+        return Decision(Verdict.FIX_FIRST, "safety", f"breaks under tf.function ({e.broken}) and runs {e.calls} times")
+    why = f"breaks under tf.function ({e.broken}) and runs only {e.calls} times"
+    # undecorating is for correctness here: no saving is claimed for it
+    return Decision(Verdict.UNDECORATE if e.decorated else Verdict.LEAVE_EAGER, "safety", why)
+
+
+def unmeasured(e: Evidence) -> Decision | None:
+    if e.eager_total_s is not None and e.graph_total_s is not None and e.graph_total_s > 0:
+        return None
+    return Decision(Verdict.KEEP if e.decorated else Verdict.LEAVE_EAGER, "unmeasured",
+                    "eager and graph totals were not both measured")
+
+
+def usable_options(e: Evidence) -> list[Option]:
+    """Options that may be advised: not known to change results; against retracing only where the
+    function retraced (and the option traced less); XLA only for a function already decorated
+    (for an eager function the question is graph mode at all, and XLA's compile and kernels are a
+    second change best made on its own)."""
+    out = []
+    for o in e.options:
+        if o.equivalent is False or o.total_s <= 0 or o.name == XLA_OPTION and not e.decorated:
+            continue
+        if o.name in RETRACE_OPTIONS and (e.traces < RETRACING_TRACES or (o.traces is not None and o.traces >= e.traces)):
+            continue
+        out.append(o)
+    return out
+
+
+def best_option(e: Evidence) -> Option | None:
+    """The fastest usable option that beats the plain tf.function by OPTION_GAIN."""
+    assert e.graph_total_s is not None
+    winners = [o for o in usable_options(e) if o.total_s * OPTION_GAIN <= e.graph_total_s]
+    return min(winners, key=lambda o: o.total_s, default=None)
+
+
+def eager_speed(e: Evidence) -> Decision:
+    eager, graph = e.eager_total_s, e.graph_total_s
+    assert eager is not None and graph is not None
+    option = best_option(e)
+    total = option.total_s if option else graph
+    speedup = eager / total
+    what = f" with {option.name}" if option else ""
+    if speedup >= DECORATE_SPEEDUP:
+        return Decision(Verdict.DECORATE, "speed", f"{speedup:.2f}x faster{what} over {e.calls} calls, tracing included",
+                        option=option.name if option else None, speedup=speedup, saving_s=eager - total)
+    return Decision(Verdict.LEAVE_EAGER, "speed",
+                    f"only {speedup:.2f}x{what} over {e.calls} calls ({e.traces} trace{'s' if e.traces != 1 else ''}); "
+                    f"decorating needs {DECORATE_SPEEDUP}x", speedup=speedup, saving_s=eager - total)
+
+
+def decorated_speed(e: Evidence) -> Decision:
+    eager, graph = e.eager_total_s, e.graph_total_s
+    assert eager is not None and graph is not None
+    option = best_option(e)
+    best = min(graph, option.total_s) if option else graph
+    if eager * UNDECORATE_SLOWDOWN <= best:
+        what = " and every option tried" if e.options else ""
+        return Decision(Verdict.UNDECORATE, "speed",
+                        f"eager is {graph / eager:.2f}x faster than the tf.function as written{what} over {e.calls} calls",
+                        speedup=eager / graph, saving_s=graph - eager)
+    if option is not None:
+        return Decision(Verdict.RECONFIGURE, "speed",
+                        f"{option.name} makes it {graph / option.total_s:.2f}x faster than as written, same results",
+                        option=option.name, speedup=eager / option.total_s, saving_s=graph - option.total_s)
+    return Decision(Verdict.KEEP, "speed", f"{eager / graph:.2f}x against eager over {e.calls} calls",
+                    speedup=eager / graph, saving_s=eager - graph)
+
+
+def unmeasured_verdict(static: Verdict | None, decorated: bool) -> Verdict:
+    """What a measured report says about a function it could not measure: the static verdict, but
+    never ``decorate`` on no measurement (the hazards behind a static ``fix-first`` are facts of
+    the code, measured or not)."""
+    if static is None:
+        return Verdict.KEEP if decorated else Verdict.LEAVE_EAGER
+    if static is Verdict.DECORATE and not decorated:
+        return Verdict.LEAVE_EAGER
+    return static
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b

@@ -1,0 +1,101 @@
+"""The one measured policy (advice/policy.py), step by step, on hand-made evidence (pure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tfadvisor.advice.policy import (
+    DECORATE_SPEEDUP,
+    OPTION_GAIN,
+    UNDECORATE_SLOWDOWN,
+    Evidence,
+    Option,
+    decide,
+    unmeasured_verdict,
+)
+from tfadvisor.model import Verdict
+
+
+def ev(decorated=False, eager=1.0, graph=0.5, calls=100, traces=1, options=(), **kw) -> Evidence:
+    return Evidence(decorated=decorated, calls=calls, eager_total_s=eager, graph_total_s=graph, traces=traces,
+                    options=tuple(options), **kw)
+
+
+def test_safety_first_whatever_the_speed() -> None:
+    d = decide(ev(graph=0.01, broken="ValueError: x"))
+    assert d.verdict is Verdict.FIX_FIRST and d.step == "safety"
+    assert decide(ev(graph=0.01, broken="d", calls=3)).verdict is Verdict.LEAVE_EAGER  # not worth fixing
+    rare = decide(ev(decorated=True, broken="d", calls=3))
+    assert rare.verdict is Verdict.UNDECORATE and rare.saving_s is None  # for correctness: no saving claimed
+
+
+def test_no_tensor_work_is_never_a_graph() -> None:
+    assert decide(ev(tensor_work=False, graph=0.01)).verdict is Verdict.LEAVE_EAGER
+    assert decide(ev(decorated=True, tensor_work=False)).verdict is Verdict.UNDECORATE
+
+
+def test_decorate_needs_the_speedup_net_of_tracing_and_share_never_vetoes() -> None:
+    fast = decide(ev(eager=1.0, graph=1.0 / (DECORATE_SPEEDUP + 0.01)))
+    assert fast.verdict is Verdict.DECORATE and fast.saving_s > 0
+    slow = decide(ev(eager=1.0, graph=1.0 / (DECORATE_SPEEDUP - 0.01)))
+    assert slow.verdict is Verdict.LEAVE_EAGER
+    tiny = decide(ev(eager=0.002, graph=0.0004))  # 5x faster, a few ms of a long run: still decorate
+    assert tiny.verdict is Verdict.DECORATE
+
+
+def test_decorated_stays_unless_eager_clearly_wins() -> None:
+    assert decide(ev(decorated=True, eager=1.0, graph=1.05)).verdict is Verdict.KEEP  # within the margin
+    d = decide(ev(decorated=True, eager=1.0, graph=UNDECORATE_SLOWDOWN + 0.01))
+    assert d.verdict is Verdict.UNDECORATE and d.saving_s > 0
+
+
+def test_retrace_storm_gets_the_option_that_fixes_it_before_undecorate() -> None:
+    storm = ev(decorated=True, eager=1.0, graph=3.0, traces=20,
+               options=[Option("reduce_retracing", 2.9, True, 18), Option("input_signature", 0.6, True, 1)])
+    d = decide(storm)
+    assert d.verdict is Verdict.RECONFIGURE and d.option == "input_signature"
+    assert d.saving_s == pytest.approx(3.0 - 0.6)  # decorated today vs reconfigured: positive
+    # an option that changes results is never advised
+    changed = ev(decorated=True, eager=1.0, graph=3.0, traces=20, options=[Option("input_signature", 0.6, False, 1)])
+    assert decide(changed).verdict is Verdict.UNDECORATE
+    # an option that still loses clearly to eager: undecorate
+    still_slow = ev(decorated=True, eager=1.0, graph=3.0, traces=20, options=[Option("input_signature", 1.5, True, 1)])
+    assert decide(still_slow).verdict is Verdict.UNDECORATE
+
+
+def test_options_against_retracing_only_where_it_retraced() -> None:
+    calm = ev(decorated=True, eager=1.0, graph=0.9, traces=1, options=[Option("reduce_retracing", 0.1, True, 1)])
+    assert decide(calm).verdict is Verdict.KEEP
+
+
+def test_xla_reconfigures_a_decorated_function_when_clearly_faster() -> None:
+    d = decide(ev(decorated=True, eager=1.0, graph=0.5, options=[Option("jit_compile", 0.5 / OPTION_GAIN - 0.01, True)]))
+    assert d.verdict is Verdict.RECONFIGURE and d.option == "jit_compile"
+    d = decide(ev(decorated=True, eager=1.0, graph=0.5, options=[Option("jit_compile", 0.45, True)]))
+    assert d.verdict is Verdict.KEEP
+    d = decide(ev(eager=1.0, graph=0.9, options=[Option("jit_compile", 0.1, True)]))
+    assert d.verdict is Verdict.LEAVE_EAGER  # XLA is not a reason to decorate an eager function
+
+
+def test_eager_function_decorated_with_the_option_that_makes_it_pay() -> None:
+    d = decide(ev(eager=1.0, graph=2.0, traces=30, options=[Option("input_signature", 0.5, True, 1)]))
+    assert d.verdict is Verdict.DECORATE and d.option == "input_signature" and d.saving_s == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("verdict", [Verdict.DECORATE, Verdict.RECONFIGURE, Verdict.UNDECORATE])
+def test_advised_verdicts_never_show_a_negative_saving(verdict) -> None:
+    cases = [ev(decorated=d, eager=e, graph=g, traces=t, options=o)
+             for d in (False, True) for e in (0.1, 1.0, 3.0) for g in (0.2, 1.0, 2.5) for t in (1, 30)
+             for o in ((), (Option("input_signature", 0.3, True, 1),), (Option("jit_compile", 0.05, True),))]
+    for case in cases:
+        d = decide(case)
+        if d.verdict is verdict:
+            assert d.saving_s is not None and d.saving_s > 0, (case, d)
+
+
+def test_unmeasured_keeps_static_but_never_advises_graph_mode() -> None:
+    assert unmeasured_verdict(Verdict.DECORATE, decorated=False) is Verdict.LEAVE_EAGER
+    assert unmeasured_verdict(Verdict.FIX_FIRST, decorated=False) is Verdict.FIX_FIRST  # hazards are facts
+    assert unmeasured_verdict(Verdict.UNDECORATE, decorated=True) is Verdict.UNDECORATE
+    assert unmeasured_verdict(None, decorated=True) is Verdict.KEEP
+    assert decide(ev(graph=None)).verdict is Verdict.LEAVE_EAGER
