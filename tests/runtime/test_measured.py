@@ -56,11 +56,19 @@ def test_no_speedup_is_not_worth_it_whatever_the_calls():
     assert policy.DECORATE_SPEEDUP > 1.01
 
 
-def test_graph_error_is_fix_first_with_the_likely_rule():
+def test_graph_error_names_the_likely_rule_and_is_fix_first_when_decorated():
     msg = "ValueError: tf.function only supports singleton tf.Variables created on the first call."
-    d = judge(measurement(graph_error=msg), decorated=False)
+    d = judge(measurement(graph_error=msg), decorated=True)
     assert d.verdict is Verdict.FIX_FIRST and d.reasons == ["TF604", "TF401"]
     assert d.findings[0].rule == "TF604" and "singleton" in d.findings[0].message and "TF401" in d.findings[0].message
+
+
+def test_graph_error_of_an_eager_function_stays_eager_but_is_reported():
+    """Payoff before hazards: a graph that raised was never timed, so nothing says fixing it pays."""
+    msg = "ValueError: tf.function only supports singleton tf.Variables created on the first call."
+    d = judge(measurement(graph_error=msg), decorated=False)
+    assert d.verdict is Verdict.LEAVE_EAGER
+    assert d.findings and d.findings[0].rule == "TF604" and "TF401" in d.findings[0].message
 
 
 @pytest.mark.parametrize(

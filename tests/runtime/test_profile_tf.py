@@ -71,7 +71,8 @@ def test_python_int_retraces_once_per_value_and_tf601_names_it(profiler):
 def test_list_append_is_a_semantic_mismatch_naming_the_list(profiler):
     r = profiler.profile(ref("appends"), ref("appends_calls"), modes=EAGER_GRAPH, expected_calls=100)
     assert r.measurement.equivalent is False
-    assert r.verdict is Verdict.FIX_FIRST  # worth fixing at 100 calls (policy.MIN_CALLS_FIX_FIRST)
+    # never graph advice for it; fix-first only if the graph (that ran) would pay once fixed
+    assert r.verdict in (Verdict.FIX_FIRST, Verdict.LEAVE_EAGER)
     tf603 = [f for f in r.findings if f.rule == "TF603"]
     assert tf603 and "`log`" in tf603[0].message and "5 items eagerly, 1 under tf.function" in tf603[0].message
 
@@ -79,8 +80,10 @@ def test_list_append_is_a_semantic_mismatch_naming_the_list(profiler):
 def test_variable_per_call_is_a_graph_error_explained_by_tf401(profiler):
     r = profiler.profile(ref("makes_variable"), ref("one_call"), modes=EAGER_GRAPH, expected_calls=100)
     assert r.ok  # eager works: the function is measurable, graph mode is what fails
-    assert r.verdict is Verdict.FIX_FIRST and r.reasons[:2] == ["TF604", "TF401"]
+    # eager today and the graph raised: nothing measured says a fixed graph would pay
+    assert r.verdict is Verdict.LEAVE_EAGER
     tf604 = next(f for f in r.findings if f.rule == "TF604")
+    assert "TF401" in tf604.message
     assert "tf.Variable" in tf604.message
 
 

@@ -7,8 +7,10 @@ benchmark scores the tool against the rule the tool follows. The steps, in order
 threshold is what it is: docs/decisions/0012-measured-policy.md.
 
 1. ``no_tensor_work``: no tensor among the arguments or results -> never a tf.function.
-2. ``safety``: raising, or results/state/prints that differ beyond eager's own noise (random draws)
-   -> ``fix-first`` when it runs often enough to matter, else out of graph mode.
+2. ``safety``: raising, or results/state/prints that differ beyond eager's own noise (random draws).
+   Decorated today -> ``fix-first`` when it runs often enough to matter, else ``undecorate``.
+   Eager today -> ``fix-first`` only where the graph ran and would pay once fixed (payoff before
+   hazards); else ``leave-eager``.
 3. ``unmeasured``: without both totals, the code stays as it is.
 4. ``speed``: totals over the observed calls, tracing included ("net of tracing"; a function
    that does not pay its tracing back within its calls has a total above eager's). The share of
@@ -90,13 +92,31 @@ def no_tensor_work(e: Evidence) -> Decision | None:
 
 
 def safety(e: Evidence) -> Decision | None:
+    """A tf.function that breaks is wrong today: fix it (or, rarely run, drop the decorator). An
+    eager function that would break is advised ``fix-first`` only where a graph would pay once
+    fixed: role and payoff come before hazards (a 2-op helper that breaks under tf.function
+    should simply stay eager), so its graph must have run (its results differed) and been
+    ``DECORATE_SPEEDUP`` times faster; where the graph raised, the payoff was not measured and
+    the code stays as it is."""
     if e.broken is None:
         return None
-    if e.calls >= MIN_CALLS_FIX_FIRST:
-        return Decision(Verdict.FIX_FIRST, "safety", f"breaks under tf.function ({e.broken}) and runs {e.calls} times")
-    why = f"breaks under tf.function ({e.broken}) and runs only {e.calls} times"
-    # undecorating is for correctness here: no saving is claimed for it
-    return Decision(Verdict.UNDECORATE if e.decorated else Verdict.LEAVE_EAGER, "safety", why)
+    if e.decorated:
+        if e.calls >= MIN_CALLS_FIX_FIRST:
+            return Decision(Verdict.FIX_FIRST, "safety", f"breaks under tf.function ({e.broken}) and runs {e.calls} times")
+        # undecorating is for correctness here: no saving is claimed for it
+        return Decision(Verdict.UNDECORATE, "safety",
+                        f"breaks under tf.function ({e.broken}) and runs only {e.calls} times")
+    eager, graph = e.eager_total_s, e.graph_total_s
+    if graph is None or eager is None or graph <= 0:
+        return Decision(Verdict.LEAVE_EAGER, "safety",
+                        f"breaks under tf.function ({e.broken}); whether a fixed graph would pay was not measured")
+    speedup = eager / graph
+    if e.calls >= MIN_CALLS_FIX_FIRST and speedup >= DECORATE_SPEEDUP:
+        return Decision(Verdict.FIX_FIRST, "safety",
+                        f"breaks under tf.function ({e.broken}); {speedup:.2f}x faster over {e.calls} calls once fixed",
+                        speedup=speedup, saving_s=eager - graph)
+    return Decision(Verdict.LEAVE_EAGER, "safety",
+                    f"breaks under tf.function ({e.broken}), and would gain only {speedup:.2f}x over {e.calls} calls")
 
 
 def unmeasured(e: Evidence) -> Decision | None:

@@ -345,7 +345,8 @@ class Project:
         only certain when this is zero."""
         def own(linked: Linked) -> int:
             resolved = {id(site) for site, _ in linked.callees}
-            unresolved = sum(1 for site in linked.fn.calls if id(site) not in resolved)
+            unresolved = sum(1 for site in linked.fn.calls if id(site) not in resolved
+                             and site.callee.rsplit(".", 1)[-1] not in tfapi.PYTHON_METHODS)
             return linked.fn.dynamic_calls + unresolved
         for fid, count in self.fold(own, lambda a, b: min(a + b, 10_000)).items():
             self.functions[fid].opaque = count

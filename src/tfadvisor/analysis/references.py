@@ -33,8 +33,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         assert isinstance(call, ast.Call)
         name = ctx.call_name(call)
         func = call.func
-        if name is None:
-            out.dynamic_calls += 1
+        if name is None and not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Constant)):
+            out.dynamic_calls += 1  # not ``", ".join(...)``: a method of a literal is Python
         method = func.attr if isinstance(func, ast.Attribute) else None
         receiver = _receiver(ctx, func) if method in _RECEIVER_METHODS else ""
         dataset = method in graph_context.TRACING_DATASET_METHODS and ctx.is_dataset(func.value)  # type: ignore[union-attr]

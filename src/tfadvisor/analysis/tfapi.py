@@ -61,6 +61,14 @@ TENSOR_METHODS = frozenset(
      "minimize", "update_state", "result", "reset_state", "watch", "jacobian", "batch_jacobian"}
 )
 EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
+# Methods of Python's own str, dict, list and set: a call of one of these on an object the analysis
+# cannot type is still Python, not TensorFlow work it could not see.
+PYTHON_METHODS = frozenset({
+    "items", "keys", "values", "get", "join", "split", "rsplit", "strip", "lstrip", "rstrip", "lower",
+    "upper", "replace", "startswith", "endswith", "format", "encode", "decode", "copy", "index",
+    "count", "append", "extend", "pop", "setdefault", "update", "add", "discard", "remove", "sort",
+    "splitlines", "title", "zfill", "isdigit", "isalpha",
+})
 # Methods that compute gradients (with ``tf.GradientTape``): the heart of a training step.
 # ``apply_gradients`` alone is not among them: applying gradients computed by a tf.function is a
 # few ops per variable.
