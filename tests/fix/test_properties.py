@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 import hypothesmith
+import libcst as cst
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -164,7 +165,8 @@ def test_generated_python_around_functions(data, noise, module) -> None:
     try:
         tree = ast.parse(combined)
         compile(tree, "<generated>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
+        cst.parse_module(combined)  # fix refuses (TransformError) what libcst cannot read
+    except (SyntaxError, ValueError, cst.ParserSyntaxError):
         assume(False)
     assume(all(q in function_lines(combined) for q, _ in specs))
     edits = data.draw(edits_for(code, specs))
