@@ -163,3 +163,7 @@ def test_static_hazard_is_a_break_the_replay_could_not_see():
     keras_call = FunctionReport(id="a.py::L.call", path="a.py", qualname="L.call", line=1, end_line=3,
                                 decorated=False, facts=Facts(), verdict=Verdict.LEAVE_EAGER, reasons=["TF406"])
     assert judge(measurement(), decorated=False, static=keras_call).verdict is Verdict.LEAVE_EAGER  # a veto
+    decorated_call = FunctionReport(id="a.py::L.call", path="a.py", qualname="L.call", line=1, end_line=3,
+                                    decorated=True, facts=Facts(), verdict=Verdict.UNDECORATE, reasons=["TF406"])
+    kept = judge(measurement(), decorated=True, static=decorated_call)  # equivalent and faster, alone
+    assert kept.verdict is Verdict.UNDECORATE and "TF406" in kept.reasons

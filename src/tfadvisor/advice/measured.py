@@ -333,6 +333,14 @@ def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls
         out.verdict = Verdict.LEAVE_EAGER
         out.reasons = vetoes + out.reasons
         out.assumptions.append("measured faster in isolation, but the static reasons say it must stay eager")
+    elif (vetoes and decorated and out.verdict in (Verdict.KEEP, Verdict.RECONFIGURE)
+          and static.verdict in (Verdict.UNDECORATE, Verdict.FIX_FIRST)):
+        # The same hazards on a tf.function: the replay ran it alone, so a measured `keep` says
+        # nothing about them (a decorated Keras call that breaks the training step's gradients).
+        out.verdict = static.verdict
+        out.reasons = vetoes + out.reasons
+        out.assumptions.append("measured results match in isolation, but the static reasons are hazards "
+                               "a replay of the function alone cannot exercise")
     elif breaks and out.verdict is not Verdict.FIX_FIRST and "TF502" not in out.reasons:
         if calls >= policy.MIN_CALLS_FIX_FIRST:
             out.verdict = Verdict.FIX_FIRST
