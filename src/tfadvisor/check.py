@@ -266,8 +266,11 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             reasons=decision.reasons, confidence=decision.confidence, assumptions=decision.assumptions))
 
     # Findings: graph-scope hits in graph code (tf.functions, what they call, what is traced
-    # without a decorator) and in fix-first functions; never in test code nor TF1 code.
-    roots = [*project.graph_roots, *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
+    # without a decorator) and in fix-first functions; never in test code nor TF1 code, nor in
+    # code that only a test traces (a test's tf.function is no evidence of how the code is used).
+    roots = [*(fid for fid, root in project.graph_roots.items()
+               if fid == root and not is_test(project.functions[fid].fn)),
+             *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
     graph = project.graph_code(roots)
     findings: list[Finding] = []
     for fid, kept in real_hits.items():

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from tfadvisor.check import check_source
+from tfadvisor.check import check_paths, check_source
 from tfadvisor.config import Config
 from tfadvisor.model import Report, Severity, Verdict
 
@@ -547,6 +547,49 @@ def test_call_sites_in_tests_are_not_the_workload() -> None:
             train_step(x, y)
     """)
     assert verdict_of(report, "train_step").verdict is Verdict.LEAVE_EAGER
+
+
+def test_code_only_a_test_traces_gets_no_graph_findings(tmp_path) -> None:
+    """A registry filled per call, traced only by a test's tf.function: no TF202 in the library;
+    the same library function traced by the project's own tf.function does get it."""
+    (tmp_path / "registry.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+
+        class Registry:
+            def __init__(self):
+                self._table = {}
+
+            def insert(self, key, fn):
+                self._table[key] = fn
+
+        def make_registry():
+            registry = Registry()
+            registry.insert("dense", tf.identity)
+            return registry
+        """))
+    (tmp_path / "registry_test.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        from registry import make_registry
+
+        class RegistryTest(tf.test.TestCase):
+            def test_in_graph(self):
+                @tf.function
+                def run(x):
+                    return make_registry()._table["dense"](x)
+                run(tf.zeros([2]))
+        """))
+    tested = check_paths([str(tmp_path)])
+    assert not {f.rule for f in tested.findings} & {"TF202", "TF203"}
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        from registry import make_registry
+
+        @tf.function
+        def step(x):
+            return make_registry()._table["dense"](x)
+        """))
+    used = check_paths([str(tmp_path)])
+    assert {f.rule for f in used.findings} & {"TF202", "TF203"}
 
 
 def test_an_elementwise_helper_is_not_worth_a_graph() -> None:
