@@ -193,7 +193,9 @@ def _execute(scenario: Scenario, base: Path) -> Outcome:
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", NO_COLOR="1", TFA_READY=str(ready), TFA_SCENARIO=token)
     command = [sys.executable, "-m", "tfadvisor", *scenario.command]
     start = time.monotonic()
-    proc = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            # a shell's background job ignores SIGINT, and children inherit that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     timed_out = False
     if scenario.send is not None:
         while not ready.exists() and proc.poll() is None and time.monotonic() - start < SCENARIO_TIMEOUT_S:

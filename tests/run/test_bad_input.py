@@ -86,7 +86,9 @@ def test_ctrl_c_in_the_program_still_reports(tmp_path, schema_valid):
         "print('started', flush=True)\nfor i in range(2000):\n    tick(i)\n"
     )
     proc = subprocess.Popen([sys.executable, "-m", "tfadvisor", "run", "--format", "json", "--output", "out.json",
-                             "slow.py"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "slow.py"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell's background job ignores SIGINT, and children inherit that
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().startswith("started")
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
