@@ -152,13 +152,14 @@ def test_noisy_saving_is_speculative():
 
 def test_static_hazard_is_a_break_the_replay_could_not_see():
     """A static fix-first (state changed between calls, an input that raises only sometimes) makes
-    a measured function fix-first by the policy's safety step, whatever its speed; rarely called,
-    it stays out of graph mode."""
+    a measured function fix-first by the policy's safety step where graph mode would pay; rarely
+    called, or not faster as a graph, it stays out of graph mode (payoff before hazards)."""
     static = FunctionReport(id="a.py::f", path="a.py", qualname="f", line=1, end_line=3, decorated=False,
                             facts=Facts(), verdict=Verdict.FIX_FIRST, reasons=["TF105"])
+    fast = judge(measurement(calls=200), decorated=False, static=static)
+    assert fast.verdict is Verdict.FIX_FIRST and "TF105" in fast.reasons
     slow = measurement(e=1e-4, g=1e-3, calls=60)
-    d = judge(slow, decorated=False, static=static)
-    assert d.verdict is Verdict.FIX_FIRST and "TF105" in d.reasons
+    assert judge(slow, decorated=False, static=static).verdict is Verdict.LEAVE_EAGER
     assert judge(measurement(calls=5), decorated=False, static=static).verdict is Verdict.LEAVE_EAGER
     keras_call = FunctionReport(id="a.py::L.call", path="a.py", qualname="L.call", line=1, end_line=3,
                                 decorated=False, facts=Facts(), verdict=Verdict.LEAVE_EAGER, reasons=["TF406"])

@@ -320,7 +320,8 @@ def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls
     A static ``fix-first`` is evidence that the function breaks under tf.function, which
     a replay of sampled calls may not exercise (state that changes between calls, an input that
     raises only sometimes): the policy's safety step then applies to it as to a measured break
-    (``fix-first`` from ``policy.MIN_CALLS_FIX_FIRST`` calls, else out of graph mode)."""
+    (``fix-first`` from ``policy.MIN_CALLS_FIX_FIRST`` calls, else out of graph mode; eager code
+    only where graph mode was measured to pay)."""
     if static is None:
         out.reasons = list(dict.fromkeys(out.reasons))
         return out
@@ -341,7 +342,10 @@ def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls
         out.reasons = vetoes + out.reasons
         out.assumptions.append("measured results match in isolation, but the static reasons are hazards "
                                "a replay of the function alone cannot exercise")
-    elif breaks and out.verdict is not Verdict.FIX_FIRST and "TF502" not in out.reasons:
+    elif (breaks and out.verdict is not Verdict.FIX_FIRST and "TF502" not in out.reasons
+          and (decorated or out.verdict is Verdict.DECORATE)):
+        # Eager code the measurement says not to decorate stays eager whatever would break
+        # (payoff before hazards, as the policy's own safety step).
         if calls >= policy.MIN_CALLS_FIX_FIRST:
             out.verdict = Verdict.FIX_FIRST
             out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
