@@ -104,6 +104,46 @@ def test_pure_python_tf_function_is_undecorate() -> None:
     assert verdict_of(report, "describe").verdict is Verdict.UNDECORATE
 
 
+def test_decorated_keras_call_with_a_tensor_loop_is_kept_and_says_what_to_check() -> None:
+    """A hand-written RNN layer whose call is a tf.function looping over time steps: the decorator
+    breaks gradients only if the weights are first built inside the trace, which the code does not
+    say; without the loop, dropping the decorator is the fix (Keras traces call itself)."""
+    rnn = """
+        import tensorflow as tf
+        from tensorflow import keras
+
+        class MyRNN(keras.layers.Layer):
+            def __init__(self, cell):
+                super().__init__()
+                self.cell = cell
+
+            @tf.function
+            def call(self, inputs):
+                states = [tf.zeros([tf.shape(inputs)[0], self.cell.state_size])]
+                outputs = tf.zeros([tf.shape(inputs)[0], self.cell.output_size])
+                for step in tf.range(tf.shape(inputs)[1]):
+                    outputs, states = self.cell(inputs[:, step], states)
+                return outputs
+        """
+    fn = verdict_of(check(rnn), "MyRNN.call")
+    assert fn.verdict is Verdict.KEEP and "TF406" in fn.reasons
+    assert any("built inside the trace" in a for a in fn.assumptions)
+    residual = verdict_of(check("""
+        import tensorflow as tf
+        from tensorflow import keras
+
+        class Residual(keras.layers.Layer):
+            def __init__(self, units):
+                super().__init__()
+                self.fc = keras.layers.Dense(units)
+
+            @tf.function
+            def call(self, x):
+                return tf.nn.relu(x + self.fc(x))
+        """), "Residual.call")
+    assert residual.verdict is Verdict.UNDECORATE
+
+
 # -- 2. code that already runs as a graph is never told to add a decorator ---------------------
 ALREADY_GRAPH = {
     "defined inside a tf.function": ("""
