@@ -283,15 +283,8 @@ def _decorate(case: Case) -> Decision:
 # -- decorated functions -------------------------------------------------------------------------
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
-    if found == ["TF406"] and case.fn.long_loops:
-        # A decorated Keras call with a loop over tensors: the decorator converts the loop when the
-        # layer runs eagerly, and it breaks only if the weights are first built inside the trace
-        # (a layer built before training, e.g. in a Sequential with an input shape, is fine):
-        # nothing here says which, so the code stays as it is and TF406 says what to check.
-        return Decision(Verdict.KEEP, found, assumptions=[
-            "Keras traces a layer's call itself; the decorator breaks gradients only if the layer's weights are "
-            "first built inside the trace (build the layer before training): `tfadvisor run` shows it"])
     if found == ["TF406"]:  # a decorated Keras call: the fix is to drop the decorator
+        # (with a loop over tensors in it TF406 is only a note, not a hazard: rules/tf406_decorated_keras_call.py)
         return Decision(Verdict.UNDECORATE, found, assumptions=[
             "Keras compiles a layer's call itself; decorated, its weights are built inside the trace and get no "
             "gradients: decorate the train step instead"])

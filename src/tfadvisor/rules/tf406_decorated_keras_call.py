@@ -28,6 +28,9 @@ layer object, and with Keras 3 (TensorFlow 2.21) the sublayers that create their
 first call are then built inside that function: a custom training loop fails with `ValueError: No
 gradients provided for any variable.` (seen on 5 of 8 TensorFlow-Examples programs). Take the
 decorator off `call`, and decorate the train step that calls the model instead.
+A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
+decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
+before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
 """
     bad = (
         """\
@@ -102,8 +105,22 @@ class Scaler(tf.Module):
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
         if decorator is None or not _is_keras_class(ctx, ctx.scope.cls.node):
             return
-        yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: Keras compiles call itself; "
-                                  f"decorate the train step instead")
+        # With a loop over tensors the decorator has a use (AutoGraph converts the loop when the
+        # layer runs eagerly), and it breaks only if the layer is first built inside the trace,
+        # which the code does not say: a note, not a warning.
+        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
+        yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
+                                  f"are built inside this trace, and a custom training loop then gets no gradients "
+                                  f"for them (Keras traces call itself in fit/predict); decorate the train step instead",
+                       speculative=loop)
+
+
+def _tensor_loop(ctx: ScopeContext, node: ast.AST) -> bool:
+    """``for i in tf.range(...)`` or a ``while`` loop (AutoGraph's targets in a Keras call)."""
+    if isinstance(node, ast.While):
+        return True
+    return (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
+            and ctx.resolve(node.iter.func) == "tensorflow.range")
 
 
 def _is_keras_class(ctx: ScopeContext, cls: ast.ClassDef, depth: int = 0) -> bool:
