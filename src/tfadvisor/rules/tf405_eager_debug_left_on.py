@@ -15,6 +15,11 @@ _SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                        "tensorflow.config.experimental_run_functions_eagerly",
                        "tensorflow.config.experimental.run_functions_eagerly"})
 
+# Keras's flag is set per model, usually on purpose (a train_step that needs eager code, a lesson
+# that shows it): only a note. The process-wide switch above is the debugging leftover (a warning).
+_KERAS_MESSAGE = ("{}: Keras runs train_step eagerly, the graph speed-up of fit/evaluate/predict is gone; "
+                  "if it is not needed (debugging), turn it off")
+
 
 def _keras_run_eagerly(call: ast.Call) -> bool:
     """``model.compile(..., run_eagerly=True)``."""
@@ -37,6 +42,8 @@ with a debugger, but left in committed code it silently removes every speed-up o
 hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag.
 Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
 `evaluate` and `predict` then run `train_step` eagerly, batch after batch.
+That one is set per model and is often meant (a `train_step` with eager-only code, a lesson that
+shows eager execution), so it is only a note.
 """
     bad = (
         """\
@@ -93,8 +100,7 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
         for call in ctx.scope.nodes(ast.Call):
             assert isinstance(call, ast.Call)
             if _keras_run_eagerly(call):
-                yield self.hit(call, "compile(..., run_eagerly=True): Keras runs train_step eagerly, "
-                                     "the graph speed-up of fit/evaluate/predict is gone")
+                yield self.hit(call, _KERAS_MESSAGE.format("compile(..., run_eagerly=True)"), speculative=True)
             if ctx.call_name(call) not in _SWITCHES:
                 continue
             args = [*call.args, *(k.value for k in call.keywords)]
@@ -104,8 +110,7 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
             assert isinstance(node, ast.Assign)
             if (isinstance(node.value, ast.Constant) and node.value.value is True
                     and any(isinstance(t, ast.Attribute) and t.attr == "run_eagerly" for t in node.targets)):
-                yield self.hit(node, "run_eagerly = True: Keras runs train_step eagerly, the graph speed-up "
-                                     "of fit/evaluate/predict is gone")
+                yield self.hit(node, _KERAS_MESSAGE.format("run_eagerly = True"), speculative=True)
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
