@@ -28,7 +28,6 @@ from tfadvisor.rules.base import Rule
 from tfadvisor.sources import SourceError, discover, read_source
 from tfadvisor.sources.notebook import PARSE_FLAGS
 
-_ACTIONABLE = (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE, Verdict.FIX_FIRST)
 PARALLEL_THRESHOLD = 48  # files; below this, starting workers costs more than it saves
 Progress = Callable[[int, int], None]
 
@@ -294,7 +293,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                                                            by_code["TF100"].summary + f" (uses {name})"), None, False, path))
     for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
         notes_only = decision.verdict is Verdict.KEEP  # and, at info level, from keep (TF505)
-        if decision.verdict not in _ACTIONABLE and not notes_only:
+        if not decision.verdict.asks_change and not notes_only:
             continue
         fn = project.functions[fid].fn
         for code in decision.reasons:

@@ -28,6 +28,22 @@ class Verdict(str, Enum):
     def __str__(self) -> str:  # so f-strings and rich show "fix-first", not "Verdict.FIX_FIRST"
         return self.value
 
+    # The verdict groups, named once: every layer asks these rather than listing verdicts.
+    @property
+    def asks_change(self) -> bool:
+        """The user is asked to change code (what precision is measured on)."""
+        return self is not Verdict.KEEP and self is not Verdict.LEAVE_EAGER
+
+    @property
+    def edits_code(self) -> bool:
+        """``fix`` can apply it as an edit (fix-first needs a person first)."""
+        return self in (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE)
+
+    @property
+    def runs_as_graph(self) -> bool:
+        """The function is a tf.function once the advice is followed."""
+        return self in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE)
+
 
 class Severity(str, Enum):
     ERROR = "error"

@@ -21,20 +21,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tfadvisor.advice import policy
-from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
+from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Verdict
+from tfadvisor.rules import get_rule
+from tfadvisor.rules.base import Rule
 
 # A retrace storm (TF601): at least this many traces, and at least this share of the calls traced.
 RETRACE_STORM_MIN_TRACES = policy.RETRACING_TRACES
 RETRACE_STORM_MIN_FRACTION = 0.25
 
-SEVERITY: dict[str, Severity] = {
-    "TF601": Severity.WARNING,
-    "TF602": Severity.INFO,
-    "TF603": Severity.ERROR,
-    "TF604": Severity.ERROR,
-    "TF605": Severity.WARNING,
-    "TF506": Severity.INFO,
-}
 
 # TensorFlow error texts (lower case, old and new wordings) -> the static rule that explains them.
 KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
@@ -66,15 +60,6 @@ KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
     ("illegal tensor capture", "TF208"),
 )
 
-RULE_NAMES: dict[str, str] = {
-    "TF101": "python-scalar-argument", "TF104": "shape-retrace", "TF203": "hidden-side-effect",
-    "TF204": "leaked-tensor", "TF206": "eager-only-call", "TF207": "python-iterator",
-    "TF208": "python-list-in-tf-loop", "TF301": "return-in-one-branch", "TF302": "defined-in-one-branch",
-    "TF303": "undefined-before-loop", "TF304": "tensor-as-bool", "TF305": "iterate-tensor",
-    "TF306": "tensor-break-in-python-loop", "TF308": "loop-variable-changes-type",
-    "TF309": "branch-dtype-mismatch", "TF401": "variable-per-call", "TF406": "decorated-keras-call",
-    "TF407": "method-on-temporary", "TF503": "primitive-parameters",
-}
 
 
 @dataclass
@@ -162,7 +147,7 @@ def judge(
     out = MeasuredDecision(verdict=Verdict.KEEP if decorated else Verdict.LEAVE_EAGER)
 
     def find(rule: str, message: str) -> None:
-        out.findings.append(Finding(rule=rule, severity=SEVERITY[rule], path=loc.path, line=loc.line, col=0,
+        out.findings.append(Finding(rule=rule, severity=_rule(rule).severity, path=loc.path, line=loc.line, col=0,
                                     end_line=loc.end_line, end_col=0, function=loc.function, message=message))
 
     # -- what failed: TF605 (XLA), TF604 (graph), TF603 (results) ----------------------------------
@@ -173,7 +158,7 @@ def judge(
     if graph_failed:
         assert graph is not None and graph.error is not None
         rule = likely_rule(details.get("graph", "") + "\n" + graph.error)
-        hint = f"; likely {rule} ({RULE_NAMES.get(rule, '')}): `tfadvisor explain {rule}`" if rule else ""
+        hint = f"; likely {rule} ({_rule(rule).name}): `tfadvisor explain {rule}`" if rule else ""
         find("TF604", f"raises under tf.function: {graph.error}{hint}")
         broken_reasons = ["TF604"] + ([rule] if rule else [])
     elif m.equivalent is False:
@@ -350,7 +335,7 @@ def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls
             out.verdict = Verdict.FIX_FIRST
             out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
                                    "(see the reasons): fix them before it runs as a graph")
-        elif out.verdict in (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE):
+        elif out.verdict.runs_as_graph:
             out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
             out.assumptions.append(f"static hazards remain and it runs only {calls} times: not worth fixing")
     if out.verdict is Verdict.FIX_FIRST or breaks:
@@ -365,3 +350,11 @@ def _ms(seconds: float) -> str:
 
 def mode(m: Measurement, name: str) -> ModeMeasurement | None:
     return next((x for x in m.modes if x.mode == name), None)
+
+
+def _rule(code: str) -> type[Rule]:
+    """The registered rule of ``code``: its severity and name are said there only."""
+    rule = get_rule(code)
+    if rule is None:
+        raise KeyError(f"no rule {code} is registered")
+    return rule

@@ -119,7 +119,7 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
     decision = next(d for d in (step(case) for step in steps) if d is not None)
     guessed = [f"{name} assumed a {'tensor' if p.kind == 'tensor' else 'Python value'} ({p.evidence})"
                for name, p in linked.params.items() if p.guessed]
-    if guessed and decision.verdict not in (Verdict.LEAVE_EAGER, Verdict.KEEP):
+    if guessed and decision.verdict.asks_change:
         decision.confidence = "speculative"
         decision.assumptions = guessed + decision.assumptions
     decision.reasons = list(dict.fromkeys(decision.reasons))

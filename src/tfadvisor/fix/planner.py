@@ -95,7 +95,7 @@ def _measured_extras(fn: FunctionReport) -> dict[str, Any] | None:
 def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> None:
     verdict = Verdict(fn.verdict)
     codes = [verdict.value, *fn.reasons]
-    if verdict not in (Verdict.DECORATE, Verdict.UNDECORATE, Verdict.RECONFIGURE) or not options.wants(codes):
+    if not verdict.edits_code or not options.wants(codes):
         return
     name = local_id(fn.id)  # ``train_step#2`` for a second definition: the one this entry judged
     what = f"{verdict.value} {name}"

@@ -21,7 +21,6 @@ VERDICT_STYLE = {
     Verdict.UNDECORATE: "magenta", Verdict.FIX_FIRST: "bold red", Verdict.LEAVE_EAGER: "dim",
 }
 SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
-ACTIONABLE = (Verdict.DECORATE, Verdict.FIX_FIRST, Verdict.RECONFIGURE, Verdict.UNDECORATE)
 
 
 def render(report: Report, *, color: bool = False, verbose: bool = False, show_suppressed: bool = False,
@@ -41,7 +40,7 @@ def render(report: Report, *, color: bool = False, verbose: bool = False, show_s
 
     by_file: dict[str, list[FunctionReport]] = defaultdict(list)
     for fn in report.functions:
-        if verbose or fn.verdict in ACTIONABLE or findings_by_function.get(fn.id):
+        if verbose or fn.verdict.asks_change or findings_by_function.get(fn.id):
             by_file[fn.path].append(fn)
     loose = defaultdict(list)  # findings outside any listed function (module level, other files)
     listed = {fn.id for fns in by_file.values() for fn in fns}

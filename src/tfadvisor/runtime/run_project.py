@@ -31,7 +31,6 @@ from tfadvisor.runtime import signature as sigmod
 from tfadvisor.runtime.observe import FunctionStats
 from tfadvisor.runtime.run_replay import Replay
 
-GRAPH_VERDICTS = (Verdict.DECORATE, Verdict.KEEP, Verdict.RECONFIGURE)
 
 
 @dataclass
@@ -67,7 +66,7 @@ def uncovered(p: Projection, by_key: dict[str, Projection]) -> float:
         parent = by_key.get(caller) if caller else None
         if parent is None or parent.stats is s:
             free += n
-        elif parent.decision is not None and parent.verdict in GRAPH_VERDICTS:
+        elif parent.decision is not None and parent.verdict.runs_as_graph:
             p.covered_by.append(parent.id)
         else:
             free += n * uncovered(parent, by_key) if parent.decision is not None else n

@@ -144,7 +144,7 @@ class RunAnalysis:
 def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
     """One line of the ranked table (data only; report/run_text.py renders it)."""
     s = p.stats
-    advised = p.verdict in (Verdict.DECORATE, Verdict.RECONFIGURE, Verdict.UNDECORATE)
+    advised = p.verdict.edits_code
     return {
         "rank": rank,
         "id": p.id,
