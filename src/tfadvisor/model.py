@@ -16,7 +16,7 @@ SCHEMA_VERSION = 1
 
 
 class Verdict(str, Enum):
-    """One answer per function (see DESIGN.md, "Verdicts")."""
+    """One answer per function (README.md, "What it says, and why"); the groups below are how the layers ask."""
 
     DECORATE = "decorate"
     KEEP = "keep"

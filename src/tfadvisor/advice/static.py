@@ -19,13 +19,9 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis import graph_context
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.testcode import is_test, is_test_path
+from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
 
-# A function with fewer tensor ops than this (itself and its callees; no loop, no model call) gains
-# little or loses from graph mode: a tf.function call costs about as much as a handful of eager ops
-# on CPU (the accuracy corpus measured 4-9 op functions at 0.3-0.9x over hundreds of calls). Below
-# it we say leave-eager, labelled a static estimate; `min-tensor-ops` in the config.
-MIN_TENSOR_OPS = 8
 
 _IO_CODES = ("TF201", "TF206")
 _BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour

@@ -51,7 +51,7 @@ class Rule:
     # Whether a hit in a callee is a hazard of its callers too (a print is; recursion is not: a
     # recursive helper over Python structures runs fine at trace time inside its caller's graph).
     transitive: ClassVar[bool] = True
-    detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in rules.md
+    detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in docs/rules.md
 
     # per-file hook; rules without one set it to None
     def check(self, ctx: ScopeContext) -> Iterable[Hit]:  # pragma: no cover - overridden
