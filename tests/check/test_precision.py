@@ -551,6 +551,20 @@ def test_train_step_called_over_a_dataset_is_decorate() -> None:
     assert verdict_of(report, "train_step").verdict is Verdict.DECORATE
 
 
+def test_a_decorator_someone_commented_out_is_not_put_back() -> None:
+    """``# @tf.function`` right above the def: the author tried graph mode and took it back
+    (model-zoo: "# @tf.function scope name error if enabled, why?"): leave-eager, pointing to run."""
+    loop = """
+    dataset = tf.data.Dataset.from_tensor_slices((tf.zeros([64, 3]), tf.zeros([64, 1]))).batch(8)
+    for x, y in dataset:
+        train_step(x, y)
+    """
+    turned_off = STEP.replace("    def train_step", "    # @tf.function  scope name error if enabled\n    def train_step")
+    fn = verdict_of(check(turned_off + loop), "train_step")
+    assert fn.verdict is Verdict.LEAVE_EAGER and "commented out" in fn.assumptions[0]
+    assert verdict_of(check(STEP + loop), "train_step").verdict is Verdict.DECORATE
+
+
 def test_train_step_fed_growing_python_lists_is_not_decorate() -> None:
     report = check(STEP + """
     xs, ys = [], []

@@ -253,6 +253,15 @@ def _in_test(project: Project, caller, site) -> bool:  # type: ignore[no-untyped
     return is_test_path(project.path_of_site(site))
 
 
+def _turned_off(case: Case) -> Decision | None:
+    """``# @tf.function`` commented out right above: someone tried graph mode here and took it back."""
+    if not case.fn.decorator_disabled:
+        return None
+    return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
+        f"`@tf.function` is commented out right above it: someone turned graph mode off here; {MEASURE} "
+        f"to see whether it works and pays"])
+
+
 def _payoff(case: Case) -> Decision | None:
     """What pays is a step: a model or layer call, gradients applied, a loop over tensor ops."""
     if case.project.heavy[case.fn.id]:
@@ -338,7 +347,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, _ in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _test, _already_graph, _role, _entry_point, _payoff, _eager_hazards,
-                                 _decorate)
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _test, _already_graph, _role, _turned_off, _entry_point, _payoff,
+                                 _eager_hazards, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
                                      _pure_python, _keep)

@@ -24,6 +24,8 @@ from tfadvisor.model import function_id
 _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
                   "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
 _BUILTINS = frozenset(dir(builtins))
+# ``# @tf.function`` (or ``# @function``) on its own line: a decorator someone turned off.
+_DISABLED = re.compile(r"^\s*#\s*@\s*(?:tf\.)?function\b")
 _SUPPRESS = re.compile(r"#\s*tfadvisor:\s*ignore(?:\[([A-Za-z0-9_,\s]+)\])?")
 
 
@@ -73,6 +75,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
             summary.module_hits.extend(hook(module_ctx))
 
     definitions: dict[str, int] = defaultdict(int)  # a qualname defined again is its own function
+    source_lines = text.splitlines()
     for scope in functions:
         definitions[scope.qualname] += 1
         fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()),
@@ -80,6 +83,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()),
                            container_attrs.get(_class_of(scope), frozenset()), module_containers)
         _fill_facts(fn, ctx)
+        fn.decorator_disabled = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
         fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
         _add_references(summary, refs, fn.qualname)
@@ -158,6 +162,12 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
         if arg is not None:
             out.append(Param(name=arg.arg, variadic=True, kind="object", evidence="variadic"))
     return out
+
+
+def _decorator_disabled(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
+    """Whether the line above the function (and its decorators) is a commented-out tf.function."""
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return first >= 2 and bool(_DISABLED.match(lines[first - 2]))
 
 
 def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,

@@ -80,6 +80,7 @@ class FunctionSummary:
     params: list[Param]
     is_method: bool
     decorated: bool
+    decorator_disabled: bool = False  # ``# @tf.function`` commented out right above it
     decorator_options: dict[str, str] = field(default_factory=dict)
     decorator_line: int | None = None
     tensor_ops: int = 0

@@ -27,7 +27,9 @@ Decorating `call` with `@tf.function` adds a second, separate trace whose cache 
 layer object, and with Keras 3 (TensorFlow 2.21) the sublayers that create their weights on the
 first call are then built inside that function: a custom training loop fails with `ValueError: No
 gradients provided for any variable.` (seen on 5 of 8 TensorFlow-Examples programs). Take the
-decorator off `call`, and decorate the train step that calls the model instead.
+decorator off `call`, and decorate the train step that calls the model instead. A `call` that uses
+only its own weights (made in `__init__` or `build`, which Keras runs before `call`) builds nothing
+inside the trace: no finding.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
@@ -94,6 +96,17 @@ class Scaler(tf.Module):
     def call(self, x):
         return x * self.w
 """,
+        """\
+import tensorflow as tf
+
+class Linear(tf.keras.layers.Layer):
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1], 4))
+
+    @tf.function
+    def call(self, x):
+        return tf.matmul(x, self.w)
+""",
     )
     scope = "always"
 
@@ -105,6 +118,8 @@ class Scaler(tf.Module):
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
         if decorator is None or not _is_keras_class(ctx, ctx.scope.cls.node):
             return
+        if not _calls_sublayers(fn, ctx.scope.cls.node):
+            return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
         # With a loop over tensors the decorator has a use (AutoGraph converts the loop when the
         # layer runs eagerly), and it breaks only if the layer is first built inside the trace,
         # which the code does not say: a note, not a warning.
@@ -113,6 +128,24 @@ class Scaler(tf.Module):
                                   f"are built inside this trace, and a custom training loop then gets no gradients "
                                   f"for them (Keras traces call itself in fit/predict); decorate the train step instead",
                        speculative=loop)
+
+
+def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef) -> bool:
+    """Whether ``call`` calls something held by ``self`` other than its own methods
+    (``self.dense(x)``, ``self.experts[i](x)``, ``for layer in self.blocks: layer(x)``): the
+    layers that build their weights on that first call, inside the trace."""
+    methods = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def held(node: ast.AST) -> bool:
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "self" and node.attr not in methods)
+
+    looped = {t.id for loop in ast.walk(fn) if isinstance(loop, ast.For) and held(loop.iter)
+              for t in ast.walk(loop.target) if isinstance(t, ast.Name)}
+    return any(isinstance(c, ast.Call) and (held(c.func) or (isinstance(c.func, ast.Name) and c.func.id in looped))
+               for c in ast.walk(fn))
 
 
 def _tensor_loop(ctx: ScopeContext, node: ast.AST) -> bool:
