@@ -124,15 +124,15 @@ def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | 
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap) -> tuple[bool, dict[str, str], int | None]:
+def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap) -> tuple[bool, dict[str, str]]:
     for dec in node.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
         if tfapi.is_tf_function(imports.resolve(target)):
             options = {}
             if isinstance(dec, ast.Call):
                 options = {k.arg: ast.unparse(k.value) for k in dec.keywords if k.arg}
-            return True, options, dec.lineno
-    return False, {}, None
+            return True, options
+    return False, {}
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
@@ -146,7 +146,7 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
     for index, arg in enumerate([*positional, *args.kwonlyargs]):
         if is_method and index == 0:
             continue
-        param = Param(name=arg.arg, has_default=arg.arg in defaults)
+        param = Param(name=arg.arg)
         ann = imports.resolve(arg.annotation) if arg.annotation is not None else None
         if arg.annotation is not None and ann is None:
             ann = ast.unparse(arg.annotation)
@@ -177,7 +177,7 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
     decorator_names = {imports.resolve(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
     is_method = scope.cls is not None and "staticmethod" not in decorator_names and bool(
         node.args.posonlyargs or node.args.args)
-    decorated, options, dec_line = _decorator_info(node, imports)
+    decorated, options = _decorator_info(node, imports)
     decorators = []
     for dec in node.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
@@ -190,9 +190,8 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
         name=node.name, line=node.lineno, end_line=node.end_lineno or node.lineno,
         col=node.col_offset, class_qualname=_class_of(scope),
         params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,
-        decorator_options=options, decorator_line=dec_line, decorators=decorators,
+        decorator_options=options, decorators=decorators,
         is_generator=bool(scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)),
-        returns_value=any(r.value is not None for r in scope.nodes(ast.Return)),  # type: ignore[attr-defined]
     )
 
 
@@ -200,7 +199,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     """Local facts: tensor work, parameter evidence, side effects, variables, calls."""
     params = {p.name: p for p in fn.params}
     guarded = state.guarded_nodes(ctx)
-    tensor_ops = builds = io = other = 0
+    tensor_ops = builds = io = 0
     variables = "none"
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)  # type: ignore[arg-type]
@@ -222,7 +221,6 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             io += 1
             fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))  # type: ignore[attr-defined]
         else:
-            other += 1
             if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):  # type: ignore[attr-defined]
                 fn.eager_reads += 1
             elif _is_numpy_work(name, call):  # type: ignore[arg-type]
@@ -251,7 +249,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             p = params[attr.value.id]  # type: ignore[attr-defined]
             if p.kind == "unknown":
                 p.kind, p.evidence = "tensor", f"uses .{attr.attr}"  # type: ignore[attr-defined]
-    fn.tensor_ops, fn.builds, fn.io_calls, fn.other_calls = tensor_ops, builds, io, other
+    fn.tensor_ops, fn.builds, fn.io_calls = tensor_ops, builds, io
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))

@@ -41,7 +41,6 @@ class Param:
     name: str
     kind: Kind = "unknown"  # from local evidence: annotation, default, use in TF ops
     evidence: str = ""
-    has_default: bool = False
     variadic: bool = False
 
 
@@ -82,11 +81,9 @@ class FunctionSummary:
     decorated: bool
     decorator_disabled: bool = False  # ``# @tf.function`` commented out right above it
     decorator_options: dict[str, str] = field(default_factory=dict)
-    decorator_line: int | None = None
     tensor_ops: int = 0
     builds: int = 0
     io_calls: int = 0
-    other_calls: int = 0
     loops: int = 0
     condition_params: list[str] = field(default_factory=list)  # parameters read in if/while tests
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
@@ -95,7 +92,6 @@ class FunctionSummary:
     calls: list[CallSite] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     is_generator: bool = False
-    returns_value: bool = False
     returns_tensor: bool = False
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)

@@ -146,10 +146,6 @@ def is_dataset_builder(name: str | None) -> bool:
     return bool(name) and name.startswith(_DATA_BUILDERS)
 
 
-def is_builder(name: str | None) -> bool:
-    return is_keras_builder(name) or is_dataset_builder(name)
-
-
 def _looks_like_class(name: str) -> bool:
     return name.rsplit(".", 1)[-1][:1].isupper()
 

@@ -36,19 +36,6 @@ class Snapshot:
     mode: int
     digest: str
 
-    @property
-    def bom(self) -> bool:
-        return self.encoding == "utf-8-sig"
-
-    @property
-    def newline(self) -> str:
-        """The file's line ending (the first one seen), for text built outside libcst."""
-        for ending in ("\r\n", "\n", "\r"):
-            index = self.text.find(ending[0])
-            if index >= 0:
-                return "\r\n" if self.text.startswith("\r\n", index) else self.text[index]
-        return "\n"
-
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()

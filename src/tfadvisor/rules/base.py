@@ -21,7 +21,7 @@ examples.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tfadvisor.analysis.summary import Hit
@@ -101,6 +101,3 @@ def registry() -> dict[str, type[Rule]]:
     _package.load_all()
     return dict(sorted(_REGISTRY.items()))
 
-
-def iter_rules() -> Iterator[type[Rule]]:
-    yield from registry().values()
