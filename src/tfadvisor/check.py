@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import ast
 import os
-from collections import defaultdict
 import sys
 import warnings
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
 from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
-from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
+from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.config import Config
 from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
 from tfadvisor.rules import selected
@@ -243,7 +243,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
                     continue
                 about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
             module_hits.append((mod, hit))
-    folded = project.fold(lambda l: own[l.fn.id], lambda a, b: a | b, through_guarded=False)
+    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False)
     hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
 
     decisions: dict[str, Decision] = {}

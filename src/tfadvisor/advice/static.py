@@ -22,7 +22,6 @@ from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
 
-
 _IO_CODES = ("TF201", "TF206")
 _BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour
 _BUILDER_NAMES = ("__init__", "build", "build_model", "get_model", "make_model", "create_model")

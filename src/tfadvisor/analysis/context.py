@@ -122,7 +122,7 @@ class ScopeContext:
             # Unpacking a tensor op's result (q, r = tf.linalg.qr(x)) gives tensors.
             element = kind if kind[0] == "tensor" else ("unknown", ())
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
-                for t, v in zip(target.elts, value.elts):
+                for t, v in zip(target.elts, value.elts, strict=False):
                     self._bind(t, self.kind_deps(v), v)
                 return
             for t in target.elts:
@@ -151,7 +151,7 @@ class ScopeContext:
                 self._bind_loop_target(target.elts[1], iterable.args[0])
                 return
             if name == "zip" and len(target.elts) == len(iterable.args):
-                for t, it in zip(target.elts, iterable.args):
+                for t, it in zip(target.elts, iterable.args, strict=False):
                     self._bind_loop_target(t, it)
                 return
         self._bind(target, self._iter_element_kind(iterable), None)

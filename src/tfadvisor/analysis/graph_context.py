@@ -85,7 +85,7 @@ FRAMEWORK_METHODS = KERAS_GRAPH_METHODS | frozenset({
     "_prepare_local", "_apply_dense", "_apply_sparse", "_distributed_apply", "_finish",
     "get_slot_names", "__call__", "on_epoch_end", "on_epoch_begin", "on_train_batch_end",
     "on_train_batch_begin", "on_batch_end", "on_train_begin", "on_train_end", "on_test_batch_end",
-    "build_from_config", "get_build_config", "quantize", "dequantize", "compute_mask",
+    "build_from_config", "get_build_config", "quantize", "dequantize",
 })
 # Base classes (canonical names, by prefix) that make a class a framework class.
 FRAMEWORK_BASES = ("keras.", "tensorflow.keras.", "tensorflow.Module", "tensorflow.python.",

@@ -17,8 +17,7 @@ from tfadvisor.analysis import references, state, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
-from tfadvisor.analysis.summary import (CallSite, ClassSummary, FunctionSummary, Hit, ModuleSummary,
-                                        Param)
+from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, ModuleSummary, Param
 from tfadvisor.model import function_id
 
 _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
@@ -138,8 +137,8 @@ def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impor
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
-    defaults: dict[str, ast.expr] = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults)) if args.defaults else {}
-    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+    defaults: dict[str, ast.expr] = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults, strict=False)) if args.defaults else {}
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=False):
         if default is not None:
             defaults[arg.arg] = default
     out: list[Param] = []

@@ -15,9 +15,8 @@ from functools import cached_property
 from typing import TypeVar
 
 from tfadvisor.analysis import graph_context, tfapi
-from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
-
+from tfadvisor.analysis.testcode import is_test, is_test_path
 
 T = TypeVar("T")
 
@@ -304,14 +303,14 @@ class Project:
     def _graph_context(self) -> dict[str, str]:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
         tracing APIs, Keras's graph methods, and what they call or define."""
-        roots = [fid for fid, l in self.functions.items()
-                 if l.decorated or (l.graph_reason is not None and l.eager_reason is None)
-                 or (l.framework == "keras" and l.fn.name in graph_context.KERAS_TRACED_METHODS)]
+        roots = [fid for fid, x in self.functions.items()
+                 if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)]
         graph = self.graph_code(roots)
-        by_qualname = {(l.fn.module, l.fn.qualname): fid for fid, l in self.functions.items()}
+        by_qualname = {(x.fn.module, x.fn.qualname): fid for fid, x in self.functions.items()}
         for _ in range(4):  # functions defined inside graph code are graph code too
-            nested = [fid for fid, l in self.functions.items() if fid not in graph and "<locals>" in l.fn.qualname
-                      and by_qualname.get((l.fn.module, l.fn.qualname.rsplit(".<locals>.", 1)[0])) in graph]
+            nested = [fid for fid, x in self.functions.items() if fid not in graph and "<locals>" in x.fn.qualname
+                      and by_qualname.get((x.fn.module, x.fn.qualname.rsplit(".<locals>.", 1)[0])) in graph]
             if not nested:
                 break
             for fid in nested:
@@ -597,5 +596,5 @@ class Project:
     @cached_property
     def variables(self) -> dict[str, str]:
         order = {"none": 0, "guarded": 1, "unguarded": 2}
-        return self.fold(lambda l: l.fn.variables, lambda a, b: a if order[a] >= order[b] else b,
+        return self.fold(lambda x: x.fn.variables, lambda a, b: a if order[a] >= order[b] else b,
                          through_guarded=False)

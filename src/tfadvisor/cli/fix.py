@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import click
-
-from typing import TYPE_CHECKING
 
 from tfadvisor.model import Report, ReportFormatError
 from tfadvisor.sources import discover

@@ -87,8 +87,8 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
     from tfadvisor.report import render
     from tfadvisor.report.output import emit, write_atomic
     from tfadvisor.runtime.run_report import RunAnalysis
-    from tfadvisor.runtime.session import Terminated, _handle_sigterm as _sigterm_raises
-    from tfadvisor.runtime.session import _restore_sigterm, project_root, run_program
+    from tfadvisor.runtime.session import Terminated, _restore_sigterm, project_root, run_program
+    from tfadvisor.runtime.session import _handle_sigterm as _sigterm_raises
     from tfadvisor.ui import console, err_console, progress
 
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):

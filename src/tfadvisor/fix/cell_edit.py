@@ -58,7 +58,7 @@ def editable(text: str, code: CellCode | None = None) -> EditableCell | str:
     if code.not_python is not None:
         return f"a {code.not_python} is not Python"
     piece_of = {line: index for index, (first, last) in enumerate(code.ipython) for line in range(first, last + 1)}
-    for number, (python, own) in enumerate(zip(code.lines, code.source)):
+    for number, (python, own) in enumerate(zip(code.lines, code.source, strict=False)):
         if number in piece_of or (not python.strip() and not own.strip()):
             continue
         if own != code.indent + python:  # e.g. >>> prompts IPython strips: no way back

@@ -6,8 +6,8 @@ from __future__ import annotations
 import difflib
 import json
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from tfadvisor.fix.edits import Edit, Skipped
 from tfadvisor.fix.notebooks import NotebookError, fix_notebook
@@ -140,7 +140,7 @@ def _diff(before: str, after: str, a: str, b: str) -> str:
 def _notebook_diff(path: str, before: str, after: str) -> str:
     old, new = json.loads(before), json.loads(after)
     parts = []
-    for index, (c_old, c_new) in enumerate(zip(old.get("cells", []), new.get("cells", []))):
+    for index, (c_old, c_new) in enumerate(zip(old.get("cells", []), new.get("cells", []), strict=False)):
         text_old = "".join(c_old.get("source", "")) if isinstance(c_old.get("source"), list) else c_old.get("source", "")
         text_new = "".join(c_new.get("source", "")) if isinstance(c_new.get("source"), list) else c_new.get("source", "")
         if text_old != text_new:

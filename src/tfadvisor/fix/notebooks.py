@@ -14,8 +14,9 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any
 
 from tfadvisor.fix.cell_edit import EditableCell, editable
 from tfadvisor.fix.edits import Edit, FunctionEdit, Location, RuleEdit

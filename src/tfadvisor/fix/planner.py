@@ -14,15 +14,16 @@ function's module pass them as tensors (``PassAsTensors``); otherwise nothing. O
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 from tfadvisor.fix.edits import (
     AddDecorator,
     DisableRunEagerly,
-    PassAsTensors,
     Edit,
     Location,
+    PassAsTensors,
     PrintToTfPrint,
     RangeToTfRange,
     RemoveDecorator,
@@ -187,7 +188,7 @@ def _retraced_on_values(fn: FunctionReport) -> bool:
 
 
 def _python_values_vary(calls: list[list[Any]]) -> bool:
-    for position in zip(*calls) if calls and len({len(c) for c in calls}) == 1 else ():
+    for position in zip(*calls, strict=False) if calls and len({len(c) for c in calls}) == 1 else ():
         values = [json.dumps(v, sort_keys=True, default=str) for v in position if _spec(v) is None]
         if len(set(values)) > 1:
             return True
@@ -302,6 +303,6 @@ def input_signature(calls: list[list[Any]]) -> tuple[TensorSpecData, ...] | None
         if any(s is None for s in shapes) or len({len(s) for s in shapes}) != 1:  # type: ignore[arg-type]
             out.append(TensorSpecData(None, dtypes.pop()))
             continue
-        dims = tuple(d[0] if len(set(d)) == 1 else None for d in zip(*shapes))  # type: ignore[misc]
+        dims = tuple(d[0] if len(set(d)) == 1 else None for d in zip(*shapes, strict=False))  # type: ignore[misc]
         out.append(TensorSpecData(dims, dtypes.pop()))
     return tuple(out)

@@ -9,8 +9,8 @@ exactly those nodes. Every edit is idempotent: one already in place changes noth
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -133,7 +133,7 @@ class _Scanner(cst.CSTVisitor):
         decorator_names = {dotted(d.decorator) for d in node.decorators}
         self._definitions[qualname] = number = self._definitions.get(qualname, 0) + 1
         key = qualname + (f"#{number}" if number > 1 else "")
-        info = self.by_node[id(node)] = self.functions[key] = _FunctionInfo(
+        self.by_node[id(node)] = self.functions[key] = _FunctionInfo(
             qualname=qualname, key=key, def_line=pos.start.line, end_line=pos.end.line, first_line=first,
             is_method=bool(self.scope) and self.scope[-1][0] == "class",
             is_static="staticmethod" in decorator_names,

@@ -8,7 +8,7 @@ registry not importable). Then the code alone is used: a renderer never fails fo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 
@@ -135,7 +135,7 @@ def _lookup(code: str) -> Any:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def rule_info(code: str) -> RuleInfo:
     """Everything known about rule ``code``; at least the code itself."""
     rule = _lookup(code)

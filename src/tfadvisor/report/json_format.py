@@ -7,7 +7,6 @@ from typing import Any
 
 from tfadvisor.model import Report
 
-
 # Above this many functions the report is written compact: json's indenting encoder is pure
 # Python and peaks at about 5x the text size (116 MB for a 22 MB report at 20,000 files).
 INDENT_LIMIT = 5000

@@ -175,8 +175,8 @@ def time_saved(data: list[Timing]) -> Plot | None:
     fig = _figure(7.5, 1.0 + 0.38 * len(rows))
     ax = fig.add_subplot()
     values = [(t.saved or 0.0) * scale for t in rows]
-    low = [max(0.0, v - t.saved_interval[0] * scale) if t.saved_interval else 0.0 for v, t in zip(values, rows)]
-    high = [max(0.0, t.saved_interval[1] * scale - v) if t.saved_interval else 0.0 for v, t in zip(values, rows)]
+    low = [max(0.0, v - t.saved_interval[0] * scale) if t.saved_interval else 0.0 for v, t in zip(values, rows, strict=False)]
+    high = [max(0.0, t.saved_interval[1] * scale - v) if t.saved_interval else 0.0 for v, t in zip(values, rows, strict=False)]
     colours = [COLOURS["gain"] if v >= 0 else COLOURS["loss"] for v in values]
     ax.barh(range(len(rows)), values, color=colours, xerr=[low, high],
             error_kw={"ecolor": "#555555", "elinewidth": 0.7, "capsize": 2})
@@ -203,7 +203,7 @@ def break_even(data: list[Timing]) -> Plot | None:
     axes = fig.subplots(nrows, cols, squeeze=False)
     for ax in axes.flat[len(rows):]:
         ax.set_visible(False)
-    for ax, t in zip(axes.flat, rows):
+    for ax, t in zip(axes.flat, rows, strict=False):
         assert t.eager is not None and t.graph is not None
         span = max(t.calls, int((t.break_even or 0) * 1.5), 10)
         top = max(t.eager * span, t.trace + t.graph * span)

@@ -8,7 +8,8 @@ unit here. Keys this module does not know still show, with their name made reada
 from __future__ import annotations
 
 import shlex
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfadvisor.report._summary import format_seconds
 

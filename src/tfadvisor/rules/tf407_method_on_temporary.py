@@ -10,7 +10,6 @@ from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
 
-
 _LIBRARIES = ("tensorflow", "keras", "numpy")
 
 

@@ -56,7 +56,7 @@ def to_plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, dict):
         return {_key(k): to_plain(v, depth + 1) for k, v in list(value.items())[:_MAX_ITEMS]}
     if isinstance(value, (set, frozenset)):
-        return {"__set__": sorted((_short_repr(v) for v in value))[:_MAX_ITEMS]}
+        return {"__set__": sorted(_short_repr(v) for v in value)[:_MAX_ITEMS]}
     numpy = getattr(value, "numpy", None)
     if callable(numpy) and hasattr(value, "dtype"):
         try:
@@ -140,7 +140,7 @@ def _diff(a: Any, b: Any, path: str, out: list[tuple[str, str]], limit: int, noi
         if len(a) != len(b):
             out.append((path, f"{path}: {len(a)} items eagerly, {len(b)} under tf.function"))
             return
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             _diff(x, y, f"{path}[{i}]", out, limit, noise)
         return
     if isinstance(a, dict):

@@ -15,8 +15,8 @@ from __future__ import annotations
 import ctypes
 import signal
 import threading
+from collections.abc import Callable
 from types import TracebackType
-from typing import Callable
 
 FATAL_SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGILL, signal.SIGABRT)
 DEADLINE_S = 20  # for the last words; then SIGALRM's default action ends the process

@@ -15,7 +15,8 @@ import inspect
 import os
 import time
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
@@ -239,7 +240,7 @@ def _where(raw: Any, target: Any, decorated: bool, fn: Any) -> Where | None:
     if isinstance(func, types.MethodType):
         func = func.__func__
     if not isinstance(func, types.FunctionType):
-        call = getattr(type(target), "call", None) or getattr(type(target), "__call__", None)
+        call = getattr(type(target), "call", None) or getattr(type(target), "__call__", None)  # noqa: B004 (the method itself)
         func = call if isinstance(call, types.FunctionType) else None
     if func is None:
         return None
@@ -304,7 +305,7 @@ def _reachable(raw: Any, instance: Any) -> list[tuple[str, Any]]:
         for name in sorted(_code_names(func.__code__)):
             if name in func.__globals__:
                 out.append((f"global `{name}`", func.__globals__[name]))
-        for name, cell in zip(func.__code__.co_freevars, func.__closure__ or ()):
+        for name, cell in zip(func.__code__.co_freevars, func.__closure__ or (), strict=False):
             try:
                 out.append((f"closure `{name}`", cell.cell_contents))
             except ValueError:

@@ -23,8 +23,9 @@ import functools
 import inspect
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 DEFAULT_MEMORY_BUDGET = 512 * 1024 * 1024
 MAX_SAMPLES_PER_FUNCTION = 6  # the first calls, then the first call of each new signature

@@ -223,7 +223,7 @@ class Profiler:
             deadline = time.monotonic() + timeout
             try:
                 worker.send(("job", spec, remaining, timing, job.where is None, self._early_here()))
-                for message in worker.messages(lambda: deadline):
+                for message in worker.messages(lambda: deadline):  # noqa: B023 (the deadline as extended below)
                     kind = message[0]
                     if kind == "mode-start":
                         job.current = message[1]
@@ -473,7 +473,7 @@ def random_values(eager: ModeRun) -> dict[str, Noise]:
         return {}
     outputs, variables, state = eager.noise
     noise: dict[str, Noise] = {}
-    for i, (a, b) in enumerate(zip(eager.outputs, outputs)):
+    for i, (a, b) in enumerate(zip(eager.outputs, outputs, strict=False)):
         noise.update(noisy_paths(a, b, f"result of call {i + 1}"))
     for label in eager.variables:
         if label in variables:
@@ -486,7 +486,7 @@ def random_values(eager: ModeRun) -> dict[str, Noise]:
 
 def _compare(eager: ModeRun, other: ModeRun, noise: dict[str, Noise]) -> list[str]:
     out: list[str] = []
-    for i, (a, b) in enumerate(zip(eager.outputs, other.outputs)):
+    for i, (a, b) in enumerate(zip(eager.outputs, other.outputs, strict=False)):
         out += differences(a, b, f"result of call {i + 1}", limit=3, noise=noise)
         if len(out) >= 6:
             break

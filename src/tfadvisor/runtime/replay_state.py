@@ -13,8 +13,9 @@ are as found.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.observe import FunctionStats
@@ -72,7 +73,7 @@ def restore(shot: Any, done: set[int] | None = None) -> Any:
             obj.update(shot.items)
     elif type(obj) is list:
         items = [restore(v, done) for v in shot.items]
-        if len(obj) != len(items) or any(a is not b for a, b in zip(obj, items)):
+        if len(obj) != len(items) or any(a is not b for a, b in zip(obj, items, strict=False)):
             obj[:] = items
     else:  # a tuple cannot change; its mutable items are restored in place
         for v in shot.items:
@@ -106,7 +107,7 @@ class ReplayState:
         """Everything back as found (before each phase, and at the end)."""
         for var, value in self.saved_variables:
             var.assign(value)
-        for label, (holder, name, obj) in self.python.items():
+        for label, (holder, name, _obj) in self.python.items():
             holder[name] = restore(self.saved_python[label])
         self.random.restore()
 
@@ -120,7 +121,7 @@ def reachable(fn: Callable[..., Any]) -> Iterator[tuple[str, Any]]:
     for name in code.co_names:
         if name in globals_:
             yield name, globals_[name]
-    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or ()):
+    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or (), strict=False):
         try:
             yield name, cell.cell_contents
         except ValueError:
@@ -194,7 +195,7 @@ def python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tupl
         value = globals_.get(name)
         if name in globals_ and (isinstance(value, _PLAIN_STATE) or _is_tensor(value)):
             out[f"global `{name}`"] = (globals_, name, value)
-    for name, cell in zip(getattr(code, "co_freevars", ()), getattr(fn, "__closure__", None) or ()):
+    for name, cell in zip(getattr(code, "co_freevars", ()), getattr(fn, "__closure__", None) or (), strict=False):
         holder = _CellHolder(cell)
         value = holder.get(name)
         if isinstance(value, _PLAIN_STATE):

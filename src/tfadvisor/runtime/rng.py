@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import random
 import types
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 SEED = 0  # every mode and the calls factory start from this
 NOISE_SEED = 1  # TensorFlow's global seed for eager's second run (Python and NumPy keep SEED)

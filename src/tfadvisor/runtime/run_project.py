@@ -32,7 +32,6 @@ from tfadvisor.runtime.observe import FunctionStats
 from tfadvisor.runtime.run_replay import Replay
 
 
-
 @dataclass
 class Projection:
     """One function of the observed run: what happened, what replay measured, what we advise."""

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tfadvisor.model import FileStatus, Finding, Report, Verdict
 from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run_project import (
     Projection,
     as_tensors,
-    retrace_options,
     covered_finding,
     decide,
     findings_of,
+    retrace_options,
     to_function_report,
     uncovered,
 )

@@ -17,8 +17,9 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from tfadvisor.runtime.last_words import LastWords
 from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer

@@ -11,8 +11,9 @@ Pure Python: tensors are recognised by duck typing, so this module needs no Tens
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 Leaf = tuple  # ("tensor", dtype, shape) | ("value", type, repr) | ("object", type, id) | ("none",)
 Signature = dict[str, Leaf]

@@ -89,7 +89,7 @@ def _leading_blank(lines: list[str]) -> int:
 
 def _removed_indent(before: list[str], after: list[str]) -> str:
     """The prefix dedenting took off the first non-blank line ('' if something else changed)."""
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=False):
         old, new = _line(old), _line(new)
         if old.strip():
             return old[: len(old) - len(new)] if old.endswith(new) and not old[: len(old) - len(new)].strip() else ""
@@ -210,7 +210,7 @@ def _token_transforms(lines: list[str], manager: Any) -> tuple[list[str], list[t
         removed = len(lines) - len(new)
         if removed < 0:
             raise _Unfaithful("a transform added lines")
-        first = next((i for i, (a, b) in enumerate(zip(lines, new)) if a != b), len(new) - 1)
+        first = next((i for i, (a, b) in enumerate(zip(lines, new, strict=False)) if a != b), len(new) - 1)
         new[first + 1:first + 1] = ["\n"] * removed
         blocks.append((first, first + removed))
         lines = new
