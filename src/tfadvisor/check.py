@@ -160,7 +160,7 @@ def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, .
                     done[i] = future.result()
 
 
-def _mp_context():  # type: ignore[no-untyped-def]
+def _mp_context():
     import multiprocessing
 
     # fork is fastest and safe here: `check` never imports TensorFlow (no threads to break).
@@ -278,12 +278,12 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
         quiet = is_test(linked.fn) or linked.fn.path in project.tf1
         eager = linked.eager_reason is not None  # tf.py_function bodies: no graph hazards
         for hit, spec in kept:
-            rule = by_code.get(hit.rule)
-            if quiet or rule is None or not _in_scope(rule, linked, fid in graph and not eager):
+            rule_cls = by_code.get(hit.rule)
+            if quiet or rule_cls is None or not _in_scope(rule_cls, linked, fid in graph and not eager):
                 continue
             if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
-            findings.append(_finding(rule, hit, linked, spec))
+            findings.append(_finding(rule_cls, hit, linked, spec))
     for mod, hit in module_hits:
         if not is_test_path(mod.path) and mod.path not in project.tf1:
             findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
@@ -297,10 +297,10 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             continue
         fn = project.functions[fid].fn
         for code in decision.reasons:
-            rule = by_code.get(code)
-            if rule is not None and rule.scope == "advice" and (not notes_only or rule.severity is Severity.INFO):
-                hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(rule, decision))
-                findings.append(_finding(rule, hit, project.functions[fid], decision.confidence == "speculative"))
+            advice = by_code.get(code)
+            if advice is not None and advice.scope == "advice" and (not notes_only or advice.severity is Severity.INFO):
+                hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(advice, decision))
+                findings.append(_finding(advice, hit, project.functions[fid], decision.confidence == "speculative"))
 
     findings = _apply_suppressions(findings, modules, config)
     _locate_cells([*findings, *reports], modules)
@@ -324,7 +324,7 @@ def _speculative(hit: Hit, linked: Linked) -> bool | None:
     return True
 
 
-def _decorated_callee(project: Project, caller, module: str, hit: Hit, path: str | None = None) -> str | None:  # type: ignore[no-untyped-def]
+def _decorated_callee(project: Project, caller, module: str, hit: Hit, path: str | None = None) -> str | None:
     """The id of the tf.function a hit with ``callee`` is about, or None if the hit does not stand."""
     target = project.resolve(caller, module, hit.callee or "", hit.line, path)
     return target.id if target is not None and project.functions[target.id].decorated else None
@@ -373,9 +373,9 @@ def _apply_suppressions(findings: list[Finding], modules: list[ModuleSummary], c
             def_lines[fn.id] = fn.line
     out = []
     for finding in findings:
-        mod = by_path.get(finding.path)
+        home = by_path.get(finding.path)
         lines = (finding.line, def_lines.get(finding.function or "", -1))
-        suppressed = mod is not None and _silenced(mod.suppressed, finding.rule, lines)
+        suppressed = home is not None and _silenced(home.suppressed, finding.rule, lines)
         ignored = config.ignored_in(finding.path)
         if ignored and matches(finding.rule, ignored):
             continue

@@ -270,7 +270,7 @@ def _option_reasons(option: str | None, decorated: bool, shape_only: bool) -> li
     return []
 
 
-def _not_worth_it(find, m: Measurement, decision: policy.Decision) -> None:  # type: ignore[no-untyped-def]
+def _not_worth_it(find, m: Measurement, decision: policy.Decision) -> None:
     e, g, n = m.eager_s, m.graph_s, m.calls
     if e is None or g is None:
         return

@@ -56,7 +56,7 @@ class Case:
     to_decorate: frozenset[str] | set[str]
 
     @property
-    def fn(self):  # type: ignore[no-untyped-def]
+    def fn(self):
         return self.linked.fn
 
 
@@ -246,7 +246,7 @@ def _entry_point(case: Case) -> Decision | None:
     return None
 
 
-def _in_test(project: Project, caller, site) -> bool:  # type: ignore[no-untyped-def]
+def _in_test(project: Project, caller, site) -> bool:
     if caller is not None:
         return is_test(caller)
     return is_test_path(project.path_of_site(site))

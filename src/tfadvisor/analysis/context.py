@@ -307,7 +307,7 @@ class ScopeContext:
 
     def walk(self, nodes: list[ast.stmt] | ast.AST) -> Iterator[ast.AST]:
         """Walk statements without entering nested functions or classes."""
-        stack = list(reversed(nodes)) if isinstance(nodes, list) else [nodes]
+        stack: list[ast.AST] = list(reversed(nodes)) if isinstance(nodes, list) else [nodes]
         while stack:
             node = stack.pop()
             yield node
@@ -325,7 +325,7 @@ class ScopeContext:
         parent = self.scope.parent
         while parent is not None and not parent.is_module:
             node = parent.node
-            out.update(n.id for n in parent.nodes(ast.Name) if isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+            out.update(n.id for n in parent.nodes(ast.Name) if isinstance(n.ctx, ast.Store))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args
                 out.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a)
@@ -338,7 +338,7 @@ class ScopeContext:
         declared = set()
         for node in self.scope.nodes(ast.Global, ast.Nonlocal):
             declared.update(node.names)  # type: ignore[attr-defined]
-        bound = {n.id for n in self.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}  # type: ignore[attr-defined]
+        bound = {n.id for n in self.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}
         return frozenset(bound - declared - set(self.params))
 
 

@@ -17,7 +17,7 @@ from tfadvisor.analysis import references, state, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
-from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, ModuleSummary, Param
+from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
 _LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
@@ -79,8 +79,9 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         definitions[scope.qualname] += 1
         fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()),
                                definitions[scope.qualname])
-        ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(_class_of(scope), frozenset()),
-                           container_attrs.get(_class_of(scope), frozenset()), module_containers)
+        owner = _class_of(scope) or ""
+        ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(owner, frozenset()),
+                           container_attrs.get(owner, frozenset()), module_containers)
         _fill_facts(fn, ctx)
         fn.decorator_disabled = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
@@ -111,13 +112,13 @@ def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | 
         if scope.cls is None:
             continue
         for node in scope.nodes(ast.Assign):
-            if not isinstance(node.value, ast.Call):  # type: ignore[attr-defined]
+            if not isinstance(node.value, ast.Call):
                 continue
-            name = imports.resolve(node.value.func)  # type: ignore[attr-defined]
+            name = imports.resolve(node.value.func)
             if not (tfapi.is_keras_builder(name) or tfapi.creates_variable(name)
                     or (name or "").startswith("self.add_weight")):
                 continue
-            for target in node.targets:  # type: ignore[attr-defined]
+            for target in node.targets:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                     out.setdefault(scope.cls.qualname, set()).add(target.attr)
     return {k: frozenset(v) for k, v in out.items()}
@@ -157,9 +158,9 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
             if isinstance(default, ast.Constant) and isinstance(default.value, (bool, int, float, str)):
                 param.kind, param.evidence = "primitive", f"default {default.value!r}"
         out.append(param)
-    for arg in (args.vararg, args.kwarg):
-        if arg is not None:
-            out.append(Param(name=arg.arg, variadic=True, kind="object", evidence="variadic"))
+    for rest in (args.vararg, args.kwarg):
+        if rest is not None:
+            out.append(Param(name=rest.arg, variadic=True, kind="object", evidence="variadic"))
     return out
 
 
@@ -201,13 +202,13 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     tensor_ops = builds = io = 0
     variables = "none"
     for call in ctx.scope.nodes(ast.Call):
-        name = ctx.call_name(call)  # type: ignore[arg-type]
-        if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)  # type: ignore[attr-defined]
-                                                 and call.func.attr in tfapi.TRAINING_METHODS):  # type: ignore[attr-defined]
+        name = ctx.call_name(call)
+        if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)
+                                                 and call.func.attr in tfapi.TRAINING_METHODS):
             fn.training_ops += 1
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
-            _param_evidence(params, call, "tensor", f"passed to {name}")  # type: ignore[arg-type]
+            _param_evidence(params, call, "tensor", f"passed to {name}")
         elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
                        or name.endswith(".add_weight")):
             where = "guarded" if id(call) in guarded else "unguarded"
@@ -218,22 +219,22 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
             builds += 1
         elif tfapi.is_io(name):
             io += 1
-            fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))  # type: ignore[attr-defined]
+            fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))
         else:
-            if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):  # type: ignore[attr-defined]
+            if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):
                 fn.eager_reads += 1
-            elif _is_numpy_work(name, call):  # type: ignore[arg-type]
+            elif _is_numpy_work(name, call):
                 fn.numpy_calls += 1
-            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:  # type: ignore[attr-defined]
+            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
                 fn.eager_reads += 1
-            if _is_model_call(ctx, call):  # type: ignore[arg-type]
+            if _is_model_call(ctx, call):
                 fn.model_calls += 1
                 tensor_ops += 1
             if name == "range":
-                _param_evidence(params, call, "primitive", "used in range()")  # type: ignore[arg-type]
+                _param_evidence(params, call, "primitive", "used in range()")
             elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
                 tensor_ops += 1
-            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TENSOR_METHODS:  # type: ignore[attr-defined]
+            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TENSOR_METHODS:
                 tensor_ops += 1
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)  # x * w, a - b on tensors: ops too
@@ -244,10 +245,10 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
         elif len(fn.param_ops) < 64:  # ops if the parameters turn out to be tensors
             fn.param_ops.append(tuple(d for d in deps if d in params))
     for attr in ctx.scope.nodes(ast.Attribute):
-        if isinstance(attr.value, ast.Name) and attr.value.id in params and attr.attr in ("shape", "dtype", "numpy", "ndim"):  # type: ignore[attr-defined]
-            p = params[attr.value.id]  # type: ignore[attr-defined]
+        if isinstance(attr.value, ast.Name) and attr.value.id in params and attr.attr in ("shape", "dtype", "numpy", "ndim"):
+            p = params[attr.value.id]
             if p.kind == "unknown":
-                p.kind, p.evidence = "tensor", f"uses .{attr.attr}"  # type: ignore[attr-defined]
+                p.kind, p.evidence = "tensor", f"uses .{attr.attr}"
     fn.tensor_ops, fn.builds, fn.io_calls = tensor_ops, builds, io
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
@@ -257,7 +258,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
     fn.side_effects.sort()
     fn.calls = _call_sites(ctx, set(params))
-    fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))  # type: ignore[attr-defined]
+    fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))
 
 
 def _conditions(ctx: ScopeContext) -> list[ast.AST]:
@@ -367,12 +368,12 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
                         on_instance=receiver is not None)
         if receiver is not None and (receiver[1] or (varying_names and receiver[2] in varying_names)):
             site.fresh.append("self")  # another instance on every call: each one traces again
-        for index, arg in enumerate(call.args):  # type: ignore[attr-defined]
+        for index, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):
                 break
             site.args.append(_arg_kind(ctx, arg))
             _note_arg(site, str(index), arg, params, varying_names, ctx.sources, ctx)
-        for kw in call.keywords:  # type: ignore[attr-defined]
+        for kw in call.keywords:
             if kw.arg is None:
                 continue
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
@@ -397,7 +398,7 @@ def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, st
     return None
 
 
-def _arg_kind(ctx: ScopeContext, arg: ast.AST) -> str:
+def _arg_kind(ctx: ScopeContext, arg: ast.AST) -> Kind:
     kind, deps = ctx.kind_deps(arg)
     if kind == "tensor" and deps:
         return "unknown"  # a pass-through parameter: the project pass follows ``forwarded``
@@ -457,9 +458,9 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
     """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``."""
     out = []
     for call in ctx.scope.nodes(ast.Call):
-        if not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:  # type: ignore[attr-defined,arg-type]
+        if not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:
             continue
-        target = call.args[0]  # type: ignore[attr-defined]
+        target = call.args[0]
         if isinstance(target, ast.Name) and isinstance(ctx.aliases.get(target.id), ast.Attribute):
             target = ctx.aliases[target.id]  # ``step = optimizer.step; step = tf.function(step)``
         name = ctx.resolve(target)
@@ -468,12 +469,12 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
             # ``tf.function(optimizer.step)`` with ``optimizer = GANOptimizer(...)``: the class's method
             name = f"{ctx.instances[target.value.id]}.{target.attr}"
         if name:
-            options = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}  # type: ignore[attr-defined]
+            options = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}
             scope_prefix = "" if ctx.scope.is_module else ctx.scope.qualname + ".<locals>."
             if scope_prefix and "." not in name and any(
                     c.qualname == scope_prefix + name for c in ctx.scope.children):
                 name = scope_prefix + name
-            out.append((name, call.lineno, options))  # type: ignore[attr-defined]
+            out.append((name, call.lineno, options))
     return out
 
 

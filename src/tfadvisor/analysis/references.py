@@ -37,14 +37,14 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             out.dynamic_calls += 1  # not ``", ".join(...)``: a method of a literal is Python
         method = func.attr if isinstance(func, ast.Attribute) else None
         receiver = _receiver(ctx, func) if method in _RECEIVER_METHODS else ""
-        dataset = method in graph_context.TRACING_DATASET_METHODS and ctx.is_dataset(func.value)  # type: ignore[union-attr]
+        dataset = method in graph_context.TRACING_DATASET_METHODS and ctx.is_dataset(func.value)  # type: ignore[attr-defined]
         kind = graph_context.handed_kind(name, method, receiver, dataset)
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
         if method is not None and graph_context.is_distributed_call(method, receiver):
             out.distributed += 1
         if method in graph_context.EXPORTING_METHODS:
-            ref = ctx.resolve(func.value)  # type: ignore[union-attr]
+            ref = ctx.resolve(func.value)  # type: ignore[attr-defined]
             if ref:
                 out.exports.append((ref, call.lineno))
         if name in graph_context.EXPORTING_FUNCTIONS:
@@ -57,7 +57,7 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         for node in ctx.scope.nodes(ast.Attribute):
             name = ctx.resolve(node)
             if graph_context.tf1_marker(name):
-                out.tf1 = (node.lineno, node.col_offset, name or "")  # type: ignore[attr-defined]
+                out.tf1 = (node.lineno, node.col_offset, name or "")
                 break
     return out
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 import ast
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, overload
+
+N = TypeVar("N", bound=ast.AST)
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -64,7 +67,13 @@ class Scope:
     def is_module(self) -> bool:
         return isinstance(self.node, ast.Module)
 
-    def nodes(self, *types: type) -> list[ast.AST]:
+    @overload
+    def nodes(self, kind: type[N], /) -> list[N]: ...
+    @overload
+    def nodes(self, *types: type[ast.AST]) -> list[ast.AST]: ...
+
+    def nodes(self, *types: type[ast.AST]) -> list[Any]:
+        """This scope's own nodes of these types (one type: as indexed; several: in source order)."""
         if len(types) == 1:
             return self.by_type.get(types[0], [])
         out: list[ast.AST] = []
@@ -87,7 +96,7 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
     while stack:
         node, scope, prefix, cls = stack.pop()
         kind = type(node)
-        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # narrows the type for the checker
             scope.by_type[kind].append(node)
             qualname = prefix + node.name
             fn = Scope(qualname=qualname, node=node, cls=cls, parent=scope)
@@ -107,7 +116,7 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
             for extra in reversed(outer):
                 push((extra, scope, prefix, cls))
             continue
-        if kind is ast.ClassDef:
+        if isinstance(node, ast.ClassDef):
             scope.by_type[kind].append(node)
             info = ClassInfo(qualname=prefix + node.name, node=node, bases=list(node.bases))
             classes.append(info)

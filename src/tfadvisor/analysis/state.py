@@ -60,7 +60,7 @@ def container_attributes(scopes: Iterable[Scope]) -> dict[str, frozenset[str]]:
 
 def module_containers(module: Scope) -> frozenset[str]:
     """Module-level names bound to a Python container (``registry = {}``)."""
-    out = set()
+    out: set[str] = set()
     for node in module.nodes(ast.Assign, ast.AnnAssign):
         if is_container(node.value):  # type: ignore[attr-defined]
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
@@ -85,13 +85,13 @@ def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
     for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
         declared.update(node.names)  # type: ignore[attr-defined]
     for call in ctx.scope.nodes(ast.Call):
-        func = call.func  # type: ignore[attr-defined]
+        func = call.func
         if (isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS and id(call) not in guarded
                 and _outliving_container(ctx, func.value, declared)):
             yield call, f"{ast.unparse(func)}()"
     tensor_attrs = {ast.unparse(t) for node in ctx.scope.nodes(ast.Assign)
-                    for t in node.targets  # type: ignore[attr-defined]
-                    if isinstance(t, ast.Attribute) and ctx.is_tensor(node.value) == (True, ())}  # type: ignore[attr-defined]
+                    for t in node.targets
+                    if isinstance(t, ast.Attribute) and ctx.is_tensor(node.value) == (True, ())}
     for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
         if id(node) in guarded:
             continue
@@ -134,7 +134,7 @@ def _is_self(node: ast.AST) -> bool:
 def _globals(ctx: ScopeContext) -> set[str]:
     out: set[str] = set()
     for node in ctx.scope.nodes(ast.Global):
-        out.update(node.names)  # type: ignore[attr-defined]
+        out.update(node.names)
     return out
 
 
@@ -148,13 +148,13 @@ def guarded_nodes(ctx: ScopeContext) -> set[int]:
     out: set[int] = set()
     ctx.memo["guarded"] = out
     for node in ctx.scope.nodes(ast.If):
-        if is_create_once_guard(node.test):  # type: ignore[attr-defined]
-            for stmt in node.body:  # type: ignore[attr-defined]
+        if is_create_once_guard(node.test):
+            for stmt in node.body:
                 out.update(id(n) for n in ctx.walk(stmt))
-    for node in ctx.scope.nodes(ast.With):
+    for block in ctx.scope.nodes(ast.With):
         if any(isinstance(item.context_expr, ast.Call) and ctx.call_name(item.context_expr) == "tensorflow.init_scope"
-               for item in node.items):  # type: ignore[attr-defined]
-            for stmt in node.body:  # type: ignore[attr-defined]
+               for item in block.items):
+            for stmt in block.body:
                 out.update(id(n) for n in ctx.walk(stmt))
     return out
 

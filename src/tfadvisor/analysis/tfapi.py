@@ -107,12 +107,12 @@ def is_tensor_op(name: str | None) -> bool:
 
 
 def creates_variable(name: str | None) -> bool:
-    return bool(name) and (name in VARIABLE_CONSTRUCTORS or name.startswith(VARIABLE_CONSTRUCTORS))
+    return bool(name and (name in VARIABLE_CONSTRUCTORS or name.startswith(VARIABLE_CONSTRUCTORS)))
 
 
 def is_keras_builder(name: str | None) -> bool:
     """Constructors of Keras layers, models, optimizers: definition, not computation."""
-    return bool(name) and name.startswith(_KERAS_BUILDERS) and _looks_like_class(name)
+    return bool(name and name.startswith(_KERAS_BUILDERS) and _looks_like_class(name))
 
 
 # Keras layers that own no weights: making one inside graph code creates no variable.
@@ -143,7 +143,7 @@ def is_stateless_layer(name: str | None) -> bool:
 
 
 def is_dataset_builder(name: str | None) -> bool:
-    return bool(name) and name.startswith(_DATA_BUILDERS)
+    return bool(name and name.startswith(_DATA_BUILDERS))
 
 
 def _looks_like_class(name: str) -> bool:
@@ -151,15 +151,15 @@ def _looks_like_class(name: str) -> bool:
 
 
 def is_io(name: str | None) -> bool:
-    return bool(name) and (name in ("open", "print", "input") or name.startswith(IO_CALLS))
+    return bool(name and (name in ("open", "print", "input") or name.startswith(IO_CALLS)))
 
 
 def is_trace_time_constant(name: str | None) -> bool:
-    return bool(name) and name.startswith(TRACE_TIME_CONSTANTS) and name not in ("random.Random",)
+    return bool(name and name.startswith(TRACE_TIME_CONSTANTS) and name not in ("random.Random",))
 
 
 def is_numpy_call(name: str | None) -> bool:
-    return bool(name) and name.startswith("numpy.") and not name.startswith("numpy.random.")
+    return bool(name and name.startswith("numpy.") and not name.startswith("numpy.random."))
 
 
 def annotation_kind(annotation: str | None) -> str | None:

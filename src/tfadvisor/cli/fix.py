@@ -77,7 +77,7 @@ def _summary(outcomes: list[FileOutcome], *, diff: bool) -> tuple[str, bool]:
     return "\n".join(lines) + "\n", bool(errors)
 
 
-def _fix_to_fixed_point(outcomes: list[FileOutcome], files: list[str], options,  # type: ignore[no-untyped-def]
+def _fix_to_fixed_point(outcomes: list[FileOutcome], files: list[str], options,
                         report: Report) -> tuple[list[FileOutcome], Report]:
     """Check and fix again while the last round wrote something (at most MAX_ROUNDS in all).
 

@@ -102,7 +102,7 @@ def _fail(message: str, status: int) -> None:
     sys.exit(status)
 
 
-def render_text(result, *, color: bool = False, width: int = 100) -> str:  # type: ignore[no-untyped-def]
+def render_text(result, *, color: bool = False, width: int = 100) -> str:
     """The text report as a string (for --output and tests)."""
     from rich.console import Console
 
@@ -112,7 +112,7 @@ def render_text(result, *, color: bool = False, width: int = 100) -> str:  # typ
     return buffer.getvalue()
 
 
-def render_to(console, result) -> None:  # type: ignore[no-untyped-def]
+def render_to(console, result) -> None:
     """A table per mode, then the numbers that decide, the verdict and why."""
     from rich.table import Table
 

@@ -39,7 +39,7 @@ class _RunCommand(click.Command):
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
-            exc.message = exc.message.rstrip(".") + "; the program's own arguments go after `--`: tfadvisor run SCRIPT -- ARGS"
+            exc.message = exc.message.rstrip(".")  # type: ignore[misc]  # click's documented way to reword + "; the program's own arguments go after `--`: tfadvisor run SCRIPT -- ARGS"
             raise
 
 
@@ -96,7 +96,7 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
         return EXIT_USAGE
     root = project_root(target, is_module, project)
     static = _static_report(root)
-    def hard_exit(program, observer) -> None:  # type: ignore[no-untyped-def]  # os._exit: report what ran
+    def hard_exit(program, observer) -> None:  # os._exit: report what ran
         if output:
             try:
                 write_atomic(output, render(RunAnalysis(program, observer, static, budget_s).report(), fmt, color=False))
@@ -145,7 +145,7 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
     return program.exit_status
 
 
-def _static_report(root: str):  # type: ignore[no-untyped-def]
+def _static_report(root: str):
     """``check`` over the project (never imports it); None if the analysis cannot run."""
     try:
         from tfadvisor.check import check_paths

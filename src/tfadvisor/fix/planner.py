@@ -103,7 +103,7 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
     if fn.confidence != "certain" and not options.unsafe:
         out.skipped.append(Skipped(fn.path, what, "speculative verdict; --unsafe-fixes applies it"))
         return
-    common = dict(origin=verdict.value, reasons=tuple(fn.reasons), safe=fn.confidence == "certain",
+    common: dict[str, Any] = dict(origin=verdict.value, reasons=tuple(fn.reasons), safe=fn.confidence == "certain",
                   qualname=name)
     if verdict is Verdict.DECORATE:
         if fn.decorated:
@@ -303,6 +303,6 @@ def input_signature(calls: list[list[Any]]) -> tuple[TensorSpecData, ...] | None
         if any(s is None for s in shapes) or len({len(s) for s in shapes}) != 1:  # type: ignore[arg-type]
             out.append(TensorSpecData(None, dtypes.pop()))
             continue
-        dims = tuple(d[0] if len(set(d)) == 1 else None for d in zip(*shapes, strict=False))  # type: ignore[misc]
+        dims = tuple(d[0] if len(set(d)) == 1 else None for d in zip(*shapes, strict=False))
         out.append(TensorSpecData(dims, dtypes.pop()))
     return tuple(out)

@@ -90,7 +90,25 @@ class _CallInfo:
     function: str | None  # qualname of the enclosing function
 
 
-class _Scanner(cst.CSTVisitor):
+class _Scoped:
+    """Qualified names as the scanner and the rewriter walk classes and functions."""
+
+    scope: list[tuple[str, str]]
+
+    def qualname(self, name: str) -> str:
+        if not self.scope:
+            return name
+        kind, parent = self.scope[-1]
+        return f"{parent}.<locals>.{name}" if kind == "function" else f"{parent}.{name}"
+
+    def prefix(self) -> str:
+        if not self.scope:
+            return ""
+        kind, parent = self.scope[-1]
+        return f"{parent}.<locals>." if kind == "function" else f"{parent}."
+
+
+class _Scanner(_Scoped, cst.CSTVisitor):
     """First pass: functions, wrapper assignments and calls, with their positions."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
@@ -106,17 +124,6 @@ class _Scanner(cst.CSTVisitor):
         self.calls: list[_CallInfo] = []
         self._for_iters: list[cst.BaseExpression] = []
 
-    def qualname(self, name: str) -> str:
-        if not self.scope:
-            return name
-        kind, parent = self.scope[-1]
-        return f"{parent}.<locals>.{name}" if kind == "function" else f"{parent}.{name}"
-
-    def prefix(self) -> str:
-        if not self.scope:
-            return ""
-        kind, parent = self.scope[-1]
-        return f"{parent}.<locals>." if kind == "function" else f"{parent}."
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.append(("class", self.qualname(node.name.value)))
@@ -285,7 +292,7 @@ def _as_tensor(value: cst.BaseExpression, dtype: str, tf: str) -> cst.BaseExpres
                           cst.Arg(cst.parse_expression(f"{tf}.{dtype}"))])
 
 
-class _Rewriter(cst.CSTTransformer):
+class _Rewriter(_Scoped, cst.CSTTransformer):
     def __init__(self, scanner: _Scanner, function_edits: dict[str, list[FunctionEdit]],
                  call_edits: dict[int, RuleEdit], tf: str, fn_spelling: str,
                  result: TransformResult, call_sites: dict[str, _CallSites] | None = None) -> None:
@@ -299,10 +306,6 @@ class _Rewriter(cst.CSTTransformer):
         self.result = result
         self.scope: list[tuple[str, str]] = []
         self.live: dict[str, str] = {}  # qualname -> key of its last definition met so far
-
-    # scope tracking mirrors the scanner
-    qualname = _Scanner.qualname
-    prefix = _Scanner.prefix
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.scope.append(("class", self.qualname(node.name.value)))
@@ -333,7 +336,7 @@ class _Rewriter(cst.CSTTransformer):
                 return node
             options = _option_values(edit, info, self.tf, self.result.notes)
             func = cst.parse_expression(self.fn_spelling)
-            expr = _set_options(None, func, options) if options else func
+            expr = (_set_options(None, func, options) or func) if options else func
             decorators.append(cst.Decorator(decorator=expr))
             self.result.applied.append(edit)
             return node.with_changes(decorators=decorators)
@@ -482,7 +485,7 @@ def _split_fstring(call: cst.Call) -> list[cst.Arg] | None:
     """
     positional = [a for a in call.args if a.keyword is None]
     keywords = [a for a in call.args if a.keyword is not None]
-    if len(positional) != 1 or positional[0].star or any(k.keyword.value != "end" for k in keywords):
+    if len(positional) != 1 or positional[0].star or any(k.keyword is None or k.keyword.value != "end" for k in keywords):
         return None
     node = positional[0].value
     if not isinstance(node, cst.FormattedString) or not _has_fields(node) or "b" in node.prefix.lower():
@@ -496,10 +499,12 @@ def _split_fstring(call: cst.Call) -> list[cst.Arg] | None:
                 continue
             text = part.value.replace("{{", "{").replace("}}", "}")  # literal braces in an f-string
             pieces.append(cst.SimpleString(("r" if raw else "") + quote + text + quote))
-        else:
+        elif isinstance(part, cst.FormattedStringExpression):
             if part.format_spec is not None or part.conversion is not None or part.equal is not None:
                 return None
             pieces.append(part.expression)
+        else:
+            return None
     args = [cst.Arg(value=p) for p in pieces]
     args.append(cst.Arg(keyword=cst.Name("sep"), value=cst.SimpleString(quote[0] * 2),
                         equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
@@ -539,7 +544,8 @@ def _disable_run_eagerly(call: cst.Call) -> tuple[cst.Call | None, str | None]:
     """``run_functions_eagerly(True)`` and ``compile(..., run_eagerly=True)``: True becomes False."""
     keyword = [i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == "run_eagerly"]
     index = keyword[0] if keyword else (0 if len(call.args) == 1 else None)
-    if index is None or not (isinstance(call.args[index].value, cst.Name) and call.args[index].value.value == "True"):
+    value = call.args[index].value if index is not None else None
+    if index is None or not (isinstance(value, cst.Name) and value.value == "True"):
         return None, "argument is not the literal True"
     args = list(call.args)
     args[index] = args[index].with_changes(value=cst.Name("False"))

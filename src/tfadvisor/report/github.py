@@ -37,12 +37,12 @@ def annotation(f: Finding) -> str:
     message = f"{f.rule} {f.message}".strip()
     if f.path.endswith(".ipynb"):  # point at the notebook file's own line; say which cell
         line = (notebook_file_line(f.path, f.cell, f.cell_line) if f.cell and f.cell_line else None) or 1
-        props = {"file": file, "line": line, "title": rule_info(f.rule).title}
+        props: dict[str, Any] = {"file": file, "line": line, "title": rule_info(f.rule).title}
         where = f" (cell {f.cell}, line {f.cell_line})" if f.cell is not None else ""
         return _command(_COMMAND[Severity(f.severity)], props, message + where)
     line = max(1, f.line)
     end_line = max(line, f.end_line or line)
-    props: dict[str, Any] = {"file": file, "line": line, "endLine": end_line}
+    props = {"file": file, "line": line, "endLine": end_line}
     if end_line == line:  # GitHub ignores columns on multi-line annotations
         props["col"] = max(1, char_col(f.path, line, f.col) + 1)
         props["endColumn"] = max(props["col"], char_col(f.path, line, f.end_col) + 1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from tfadvisor.model import Report
@@ -31,9 +31,10 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
     rows = run.get("table") or []
     if rows:
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        for name, justify in (("#", "right"), ("function", "left"), ("calls", "right"), ("eager", "right"),
-                              ("share", "right"), ("projected", "right"), ("saving", "right"),
-                              ("verdict", "left"), ("why", "left")):
+        columns: tuple[tuple[str, JustifyMethod], ...] = (
+            ("#", "right"), ("function", "left"), ("calls", "right"), ("eager", "right"), ("share", "right"),
+            ("projected", "right"), ("saving", "right"), ("verdict", "left"), ("why", "left"))
+        for name, justify in columns:
             table.add_column(name, justify=justify, overflow="fold" if name == "why" else "ellipsis",
                              no_wrap=name != "why", ratio=3 if name == "why" else None)
         for row in rows[:MAX_ROWS]:

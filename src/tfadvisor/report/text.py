@@ -76,8 +76,8 @@ def _function_line(out: Console, fn: FunctionReport) -> None:
     where = f"{fn.line:>5}" if fn.cell is None else f"cell {fn.cell}, line {fn.cell_line}"
     name = local_id(fn.id)  # the qualname, with #2 for a second definition of it
     out.print(f"  {where}  {escape(name)}  [{style}]{fn.verdict}[/]  [dim]{reasons}[/]{guess}")
-    if fn.measurement and fn.measurement.eager_s is not None and fn.measurement.graph_s is not None:
-        m = fn.measurement
+    m = fn.measurement
+    if m and m.eager_s is not None and m.graph_s is not None:
         out.print(f"         measured: eager {m.eager_s * 1e3:.3f} ms, graph {m.graph_s * 1e3:.3f} ms per call"
                   + (f", saves {m.saved_s:.3f} s over {m.calls} calls" if m.saved_s is not None else ""))
     for assumption in fn.assumptions:

@@ -62,7 +62,7 @@ def _rebound(ctx: ScopeContext) -> frozenset[str]:
     """Names assigned somewhere in this function (parameters included)."""
     cached = getattr(ctx, "_rebound_names", None)
     if cached is None:
-        cached = frozenset(n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+        cached = frozenset(n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store))
         ctx._rebound_names = cached  # type: ignore[attr-defined]
     return cached
 
@@ -178,12 +178,12 @@ def single_tensor(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = froz
 
 def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
     """Every value bound to ``name`` in this function, or ``[None]`` when one is bound otherwise."""
-    stores = sum(1 for n in ctx.scope.nodes(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store))  # type: ignore[attr-defined]
+    stores = sum(1 for n in ctx.scope.nodes(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store))
     out: list[ast.AST | None] = []
     for node in ctx.scope.nodes(ast.Assign):
-        for target in node.targets:  # type: ignore[attr-defined]
+        for target in node.targets:
             if isinstance(target, ast.Name) and target.id == name:
-                out.append(node.value)  # type: ignore[attr-defined]
+                out.append(node.value)
     return out if len(out) == stores else [None]
 
 
@@ -193,7 +193,7 @@ def _unpacked(ctx: ScopeContext) -> frozenset[str]:
     if cached is None:
         names: set[str] = set()
         for node in ctx.scope.nodes(ast.Assign):
-            for target in node.targets:  # type: ignore[attr-defined]
+            for target in node.targets:
                 if isinstance(target, (ast.Tuple, ast.List)):
                     names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
         cached = frozenset(names)
@@ -239,7 +239,7 @@ def defined_before(ctx: ScopeContext, name: str, line: int) -> bool:
         if any(a is not None and a.arg == name for a in all_args):
             return True
     for node in ctx.scope.nodes(ast.Name):
-        if node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:  # type: ignore[attr-defined]
+        if node.id == name and isinstance(node.ctx, ast.Store) and node.lineno < line:
             return True
     if name not in ctx.local_names:
         return True  # a global or a closed-over name
@@ -250,8 +250,8 @@ def used_after(ctx: ScopeContext, name: str, line: int) -> bool:
     """Whether ``name`` is read after ``line`` before being bound again (``for src, dest in ...``
     after the ``if`` rebinds them: not a use). On one line, reads come first (``x = x + 1``)."""
     bumped = {id(n.target) for n in ctx.scope.nodes(ast.AugAssign)}  # ``x += 1`` reads x
-    refs = sorted((n.lineno, 0 if isinstance(n.ctx, ast.Load) or id(n) in bumped else 1, n.col_offset)  # type: ignore[attr-defined]
-                  for n in ctx.scope.nodes(ast.Name) if n.id == name and n.lineno > line)  # type: ignore[attr-defined]
+    refs = sorted((n.lineno, 0 if isinstance(n.ctx, ast.Load) or id(n) in bumped else 1, n.col_offset)
+                  for n in ctx.scope.nodes(ast.Name) if n.id == name and n.lineno > line)
     return bool(refs) and refs[0][1] == 0
 
 

@@ -21,7 +21,7 @@ examples.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from tfadvisor.analysis.summary import Hit
@@ -57,7 +57,7 @@ class Rule:
     def check(self, ctx: ScopeContext) -> Iterable[Hit]:  # pragma: no cover - overridden
         return ()
 
-    check_module = None  # optional: (ctx for the module body) -> Iterable[Hit]
+    check_module: Callable[[ScopeContext], Iterable[Hit]] | None = None  # optional: hits in the module body
 
     def check_project(self, project: Project) -> Iterable[tuple[str, Hit]]:
         """(function id, hit) pairs found with the whole project linked."""

@@ -91,10 +91,10 @@ class Trainer:
         fn = ctx.function
         in_function = fn is not None and fn.name not in _ONCE
         for call in ctx.scope.nodes(ast.Call):
-            if not tfapi.is_tf_function(ctx.call_name(call)):  # type: ignore[arg-type]
+            if not tfapi.is_tf_function(ctx.call_name(call)):
                 continue
             in_loop = any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
-            target = call.args[0] if call.args else None  # type: ignore[attr-defined]
+            target = call.args[0] if call.args else None
             if in_loop:
                 yield self.hit(call, "tf.function(...) inside a loop creates a new tf.function (and a new "
                                      "trace) on every iteration: create it once, before the loop")
@@ -124,6 +124,6 @@ def _called_at_once(ctx: ScopeContext, call: ast.AST) -> bool:
 def _call_parents(ctx: ScopeContext) -> set[int]:
     cached = getattr(ctx, "_tf102_called", None)
     if cached is None:
-        cached = {id(c.func) for c in ctx.scope.nodes(ast.Call)}  # type: ignore[attr-defined]
+        cached = {id(c.func) for c in ctx.scope.nodes(ast.Call)}
         ctx._tf102_called = cached  # type: ignore[attr-defined]
     return cached

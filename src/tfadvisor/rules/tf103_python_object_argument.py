@@ -92,13 +92,13 @@ for i in range(10):
             return
         in_function = ctx.function is not None
         for call in ctx.scope.nodes(ast.Call):
-            callee = calls_tf_function(ctx, call)  # type: ignore[arg-type]
+            callee = calls_tf_function(ctx, call)
             if callee is None:
                 continue
             if not (in_function or any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
                     or _in_comprehension(ctx, call)):
                 continue
-            for arg in [*call.args, *(k.value for k in call.keywords)]:  # type: ignore[attr-defined]
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
                 what = _fresh_object(ctx, arg)
                 if what:
                     yield self.hit(arg, f"{callee}() gets {what}, a new Python object on each call: "
@@ -136,4 +136,4 @@ def _module_classes(ctx: ScopeContext) -> set[str]:
     from tfadvisor.rules._util import module_scope
 
     root = module_scope(ctx.scope)
-    return {c.name for c in root.nodes(ast.ClassDef)}  # type: ignore[attr-defined]
+    return {c.name for c in root.nodes(ast.ClassDef)}

@@ -105,15 +105,15 @@ def apply(x):
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
         if not rebound and not outer:
             return
-        lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}  # type: ignore[arg-type]
+        lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
         local = ctx.local_names | set(ctx.params) | lambda_args
         declared_global: set[str] = set()
         for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
             declared_global.update(node.names)  # type: ignore[attr-defined]
         seen: set[str] = set()
         for node in ctx.scope.nodes(ast.Name):
-            name = node.id  # type: ignore[attr-defined]
-            if not isinstance(node.ctx, ast.Load) or name in seen or name in local or name in declared_global:  # type: ignore[attr-defined]
+            name = node.id
+            if not isinstance(node.ctx, ast.Load) or name in seen or name in local or name in declared_global:
                 # A name this function writes through `global` is its own state (TF202's business).
                 continue
             where = outer.get(name)
@@ -142,7 +142,7 @@ def _shadowed(scope: Scope, name: str) -> bool:
     """Whether an enclosing function (not the module) binds ``name``: then it is not the global."""
     parent = scope.parent
     while parent is not None and not parent.is_module:
-        if any(n.id == name and isinstance(n.ctx, ast.Store) for n in parent.nodes(ast.Name)):  # type: ignore[attr-defined]
+        if any(n.id == name and isinstance(n.ctx, ast.Store) for n in parent.nodes(ast.Name)):
             return True
         parent = parent.parent
     return False
@@ -183,13 +183,13 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     while stack:
         scope = stack.pop()
         stack.extend(scope.children)
-        globals_here = {n for g in scope.nodes(ast.Global) for n in g.names}  # type: ignore[attr-defined]
+        globals_here = {n for g in scope.nodes(ast.Global) for n in g.names}
         if not globals_here:
             continue
         for n in scope.nodes(ast.Name):
-            if (n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values  # type: ignore[attr-defined]
-                    and n.id not in lazy):  # type: ignore[attr-defined]
-                out[n.id] = 0  # type: ignore[attr-defined]
+            if (n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values
+                    and n.id not in lazy):
+                out[n.id] = 0
     tree._tf105_rebinds = out  # type: ignore[attr-defined]
     return out
 
@@ -214,7 +214,7 @@ def _called_after(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef,
     tree = root.node
     names = {fn.name}
     for scope in root.children:  # module functions that call it by name: its callers
-        if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):  # type: ignore[attr-defined]
+        if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):
             names.add(scope.node.name)  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
     redefined = min((s.lineno for s in tree.body  # type: ignore[attr-defined]
@@ -272,8 +272,8 @@ def _closure_rebinds(scope: Scope) -> dict[str, int]:
     out: dict[str, int] = {}
     binds: dict[str, list[int]] = {}
     for n in parent.nodes(ast.Name):
-        if isinstance(n.ctx, ast.Store):  # type: ignore[attr-defined]
-            binds.setdefault(n.id, []).append(n.lineno)  # type: ignore[attr-defined]
+        if isinstance(n.ctx, ast.Store):
+            binds.setdefault(n.id, []).append(n.lineno)
     for name, where in binds.items():
         later = [w for w in where if w > end]
         if later and any(w < def_line for w in where):

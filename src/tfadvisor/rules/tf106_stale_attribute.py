@@ -96,13 +96,13 @@ class Scaler:
         stale = _stale_attributes(ctx).get(cls.node.name)
         if not stale:
             return
-        written = {t.attr for t in ctx.scope.nodes(ast.Attribute) if isinstance(t.ctx, ast.Store)}  # type: ignore[attr-defined]
-        called = {id(c.func) for c in ctx.scope.nodes(ast.Call)}  # type: ignore[attr-defined]
+        written = {t.attr for t in ctx.scope.nodes(ast.Attribute) if isinstance(t.ctx, ast.Store)}
+        called = {id(c.func) for c in ctx.scope.nodes(ast.Call)}
         seen: set[str] = set()
         for node in ctx.scope.nodes(ast.Attribute):
-            attr = node.attr  # type: ignore[attr-defined]
-            if (attr in stale and attr not in seen and attr not in written and isinstance(node.ctx, ast.Load)  # type: ignore[attr-defined]
-                    and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called):  # type: ignore[attr-defined]
+            attr = node.attr
+            if (attr in stale and attr not in seen and attr not in written and isinstance(node.ctx, ast.Load)
+                    and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called):
                 seen.add(attr)
                 yield self.hit(node, f"reads self.{attr}, a plain Python value that {stale[attr]} changes: "
                                      f"graph code froze it when traced; use a tf.Variable")
@@ -123,18 +123,18 @@ def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
         cls = scope.cls.node.name if scope.cls is not None else None
         name = getattr(node, "name", "<module>")
         for stmt in scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
                 if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
                     continue
                 on_self = target.value.id == "self"
                 if on_self and cls is not None and name == "__init__" and isinstance(stmt, ast.Assign | ast.AnnAssign):
-                    if _python_constant(stmt.value):  # type: ignore[attr-defined]
+                    if _python_constant(stmt.value):
                         plain.setdefault(cls, set()).add(target.attr)
                 elif on_self and cls is not None and name not in _CONSTRUCTION:
                     mutated_in.setdefault(cls, {}).setdefault(target.attr, f"{name}()")
                 elif not on_self:
-                    external.setdefault(target.attr, f"line {stmt.lineno}")  # type: ignore[attr-defined]
+                    external.setdefault(target.attr, f"line {stmt.lineno}")
     out: dict[str, dict[str, str]] = {}
     for cls, attrs in plain.items():
         for attr in attrs:
@@ -145,7 +145,7 @@ def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
     return out
 
 
-def _all_scopes(root):  # type: ignore[no-untyped-def]
+def _all_scopes(root):
     stack = [root]
     while stack:
         scope = stack.pop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import ClassVar
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
@@ -59,7 +60,7 @@ encode(tf.ones([2]))
 print(cache)
 """,
     )
-    good = (
+    good: ClassVar[tuple[str, ...]] = (
         """\
 import tensorflow as tf
 
@@ -120,8 +121,8 @@ class C:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
             for target in targets:
                 where = _outside(target, local, declared)
-                if (where and _on_self(target) and target.attr not in ctx.layer_attrs  # type: ignore[attr-defined]
-                        and target.attr not in _eager_reads(ctx)):  # type: ignore[attr-defined]
+                if (where and _on_self(target) and target.attr not in ctx.layer_attrs  # type: ignore[union-attr]
+                        and target.attr not in _eager_reads(ctx)):  # type: ignore[union-attr]
                     # A tensor kept on self between methods of one trace (``setup_memory`` then
                     # ``call``) is how layers work; what fails is a tensor put where the class keeps
                     # a variable (``self.total = tf.reduce_sum(...)`` over ``tf.Variable(0.)``), or
@@ -149,9 +150,9 @@ def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
         scope = stack.pop()
         stack.extend(scope.children)
         for call in scope.nodes(ast.Call):
-            func = call.func  # type: ignore[attr-defined]
+            func = call.func
             if isinstance(func, ast.Name) and func.id in _EAGER_READERS:
-                args = call.args  # type: ignore[attr-defined]
+                args = call.args
             elif isinstance(func, ast.Attribute) and func.attr in ("numpy", "item"):
                 args = [func.value]
             else:
@@ -190,11 +191,11 @@ def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
         scope = stack.pop()
         stack.extend(scope.children)
         for node in scope.nodes(ast.Attribute):
-            if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                out.setdefault(("attr", node.attr), set()).add(id(scope))  # type: ignore[attr-defined]
-        for node in scope.nodes(ast.Name):
-            if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                out.setdefault(("name", node.id), set()).add(id(scope))  # type: ignore[attr-defined]
+            if isinstance(node.ctx, ast.Load):
+                out.setdefault(("attr", node.attr), set()).add(id(scope))
+        for name in scope.nodes(ast.Name):
+            if isinstance(name.ctx, ast.Load):
+                out.setdefault(("name", name.id), set()).add(id(scope))
     tree._tf204_readers = out  # type: ignore[attr-defined]
     return out
 

@@ -63,7 +63,7 @@ def make_noise():
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for call in ctx.scope.nodes(ast.Call):
-            name = ctx.call_name(call)  # type: ignore[arg-type]
+            name = ctx.call_name(call)
             if tfapi.is_trace_time_constant(name):
                 yield self.hit(call, f"{name}() in graph code is evaluated once while tracing and frozen "
                                      f"into the graph as a constant")

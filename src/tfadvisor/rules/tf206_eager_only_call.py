@@ -64,16 +64,16 @@ def report(metric):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for call in ctx.scope.nodes(ast.Call):
-            func = call.func  # type: ignore[attr-defined]
-            if isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:  # type: ignore[attr-defined]
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
                 is_tensor, deps = ctx.is_tensor(func.value)
                 if is_tensor or func.attr == "numpy":
                     yield self.hit(call, f".{func.attr}() needs an eager tensor; graph code has symbolic ones",
                                    depends_on=deps if is_tensor else (), speculative=not is_tensor)
                 continue
-            name = ctx.call_name(call)  # type: ignore[arg-type]
+            name = ctx.call_name(call)
             if tfapi.is_numpy_call(name) or name in ("float", "int"):
-                for arg in call.args:  # type: ignore[attr-defined]
+                for arg in call.args:
                     is_tensor, deps = ctx.is_tensor(arg)
                     if is_tensor:
                         yield self.hit(call, f"{name}() on a tensor fails in graph code: use a TensorFlow op",

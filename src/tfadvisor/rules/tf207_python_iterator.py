@@ -91,9 +91,9 @@ def train(iterator, steps):
                 yield self.hit(yields[0], f"{fn.name} is a generator: AutoGraph does not convert generator "
                                           f"functions, so tf.function cannot run it as a graph")
         for call in ctx.scope.nodes(ast.Call):
-            if ctx.call_name(call) != "next" or not call.args:  # type: ignore[attr-defined,arg-type]
+            if ctx.call_name(call) != "next" or not call.args:
                 continue
-            what = _python_iterator(ctx, call.args[0])  # type: ignore[attr-defined]
+            what = _python_iterator(ctx, call.args[0])
             if what:
                 yield self.hit(call, f"next() on {what} runs while tracing only: every call of the graph "
                                      f"reuses the first value; iterate a tf.data.Dataset instead")
@@ -114,10 +114,10 @@ def _source(ctx: ScopeContext, arg: ast.AST) -> ast.AST | None:
     scope = ctx.scope if arg.id in ctx.local_names else module_scope(ctx.scope)
     found = None
     for node in scope.nodes(ast.Assign):
-        if any(isinstance(t, ast.Name) and t.id == arg.id for t in node.targets):  # type: ignore[attr-defined]
+        if any(isinstance(t, ast.Name) and t.id == arg.id for t in node.targets):
             if found is not None:
                 return None  # rebound: we cannot tell which value it holds
-            found = node.value  # type: ignore[attr-defined]
+            found = node.value
     return found
 
 

@@ -81,7 +81,7 @@ def stacked(x):
         if not loops:
             return
         for call in ctx.scope.nodes(ast.Call):
-            func = call.func  # type: ignore[attr-defined]
+            func = call.func
             if not (isinstance(func, ast.Attribute) and func.attr in _LIST_METHODS and isinstance(func.value, ast.Name)):
                 continue
             if not _is_python_list(ctx, func.value.id):
@@ -103,8 +103,8 @@ def _in_iter(loop: ast.For, node: ast.AST) -> bool:
 def _is_python_list(ctx: ScopeContext, name: str) -> bool:
     """Bound to a list display or ``list()`` somewhere in this function."""
     for node in ctx.scope.nodes(ast.Assign):
-        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):  # type: ignore[attr-defined]
-            value = node.value  # type: ignore[attr-defined]
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            value = node.value
             if isinstance(value, (ast.List, ast.ListComp)) or (
                     isinstance(value, ast.Call) and ctx.call_name(value) == "list"):
                 return True

@@ -84,12 +84,12 @@ def f(x, training=False):
         if fn is None or _ends_with_exit(fn.body):
             return
         for node in ctx.scope.nodes(ast.If):
-            in_body = _returns_value(node.body, ctx)  # type: ignore[attr-defined]
-            in_else = _returns_value(node.orelse, ctx)  # type: ignore[attr-defined]
+            in_body = _returns_value(node.body, ctx)
+            in_else = _returns_value(node.orelse, ctx)
             if bool(in_body) == bool(in_else):
                 continue
-            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)
             if not is_tensor:
                 continue
-            yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,  # type: ignore[attr-defined]
-                      node.test.end_col_offset or 0, self.summary, depends_on=deps)  # type: ignore[attr-defined]
+            yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,
+                      node.test.end_col_offset or 0, self.summary, depends_on=deps)

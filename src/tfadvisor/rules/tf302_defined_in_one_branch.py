@@ -76,24 +76,24 @@ def forward(x, training=False):
         if ctx.function is None:
             return
         for node in ctx.scope.nodes(ast.If):
-            body, orelse = node.body, node.orelse  # type: ignore[attr-defined]
+            body, orelse = node.body, node.orelse
             if ends_with_exit(body) or ends_with_exit(orelse):
                 continue  # the other path is the only one that continues
-            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)
             if not is_tensor:
                 continue
             in_body, in_else = stores(ctx, body), stores(ctx, orelse)
             one_sided = [n for n in (*in_body, *in_else) if (n in in_body) != (n in in_else)]
             if not one_sided:
                 continue
-            end = node.end_lineno or node.lineno  # type: ignore[attr-defined]
+            end = node.end_lineno or node.lineno
             names = [n for n in dict.fromkeys(one_sided)
-                     if not defined_before(ctx, n, node.lineno) and used_after(ctx, n, end)]  # type: ignore[attr-defined]
+                     if not defined_before(ctx, n, node.lineno) and used_after(ctx, n, end)]
             if not names:
                 continue
             branch = "else" if names[0] in in_body else "main"
             listed = ", ".join(f"'{n}'" for n in names)
-            yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,  # type: ignore[attr-defined]
-                      node.test.end_col_offset or 0,  # type: ignore[attr-defined]
+            yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,
+                      node.test.end_col_offset or 0,
                       f"{listed} assigned in one branch of a tensor if and used after it: tf.cond needs it "
                       f"in the {branch} branch too", depends_on=deps)

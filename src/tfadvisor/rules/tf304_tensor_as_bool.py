@@ -77,13 +77,13 @@ def positive(x):
         if fn is None:
             return
         for call in ctx.scope.nodes(ast.Call):
-            if ctx.call_name(call) == "bool" and len(call.args) == 1:  # type: ignore[attr-defined,arg-type]
-                is_tensor, deps = likely_tensor(ctx, call.args[0])  # type: ignore[attr-defined]
+            if ctx.call_name(call) == "bool" and len(call.args) == 1:
+                is_tensor, deps = likely_tensor(ctx, call.args[0])
                 if is_tensor:
                     yield self.hit(call, "bool() of a tensor asks Python for the value of a symbolic tensor",
                                    depends_on=deps)
         for comp in ctx.scope.nodes(ast.comprehension):
-            for cond in comp.ifs:  # type: ignore[attr-defined]
+            for cond in comp.ifs:
                 is_tensor, deps = likely_tensor(ctx, cond)
                 if is_tensor:
                     yield self.hit(cond, "a comprehension condition on a tensor: AutoGraph does not convert "

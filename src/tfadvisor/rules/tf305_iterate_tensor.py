@@ -81,23 +81,23 @@ def train_step(data, model):
         if ctx.function is None:
             return
         for comp in ctx.scope.nodes(ast.comprehension):
-            what = _iterated_tensor(ctx, comp.iter)  # type: ignore[attr-defined]
+            what = _iterated_tensor(ctx, comp.iter)
             if what:
-                yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "  # type: ignore[attr-defined]
+                yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "
                                           f"symbolic tensor (a for statement would be converted)")
         for node in ctx.scope.nodes(ast.Assign):
-            if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):  # type: ignore[attr-defined]
+            if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):
                 yield self.hit(node, "unpacks a tensor: Python cannot iterate a symbolic tensor; index it "
                                      "(s[0], s[1]) or use tf.unstack(t, num=n)")
         for call in ctx.scope.nodes(ast.Call):
-            name = ctx.call_name(call)  # type: ignore[arg-type]
-            if name in _ITERATING and any(_single_tensor(ctx, a) for a in call.args):  # type: ignore[attr-defined]
+            name = ctx.call_name(call)
+            if name in _ITERATING and any(_single_tensor(ctx, a) for a in call.args):
                 if not _is_comp_iter(ctx, call):
                     yield self.hit(call, f"{name}() iterates a symbolic tensor: not allowed in graph code")
 
 
 def _is_comp_iter(ctx: ScopeContext, call: ast.AST) -> bool:
-    return any(comp.iter is call for comp in ctx.scope.nodes(ast.comprehension))  # type: ignore[attr-defined]
+    return any(comp.iter is call for comp in ctx.scope.nodes(ast.comprehension))
 
 
 def _iterated_tensor(ctx: ScopeContext, it: ast.AST) -> str | None:

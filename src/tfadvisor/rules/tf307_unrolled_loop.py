@@ -79,7 +79,7 @@ def residual(x):
         if ctx.function is None:
             return
         for loop in ctx.scope.nodes(ast.For):
-            it = loop.iter  # type: ignore[attr-defined]
+            it = loop.iter
             if not (isinstance(it, ast.Call) and ctx.call_name(it) == "range" and it.args):
                 continue
             if tf_loop(ctx, loop)[0]:

@@ -93,7 +93,7 @@ def count(x):
             return
         for loop in ctx.scope.nodes(ast.For, ast.While):
             if isinstance(loop, ast.While):
-                hit = self._python_condition(ctx, loop)  # type: ignore[arg-type]
+                hit = self._python_condition(ctx, loop)
                 if hit is not None:
                     yield hit
                     continue
@@ -154,7 +154,7 @@ def _tensor_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AST
                 continue
             if _tensor_expr(ctx, value):
                 target = node.targets[0] if isinstance(node, ast.Assign) else node.target
-                out.append((target.id, value))  # type: ignore[union-attr]
+                out.append((target.id, value))  # type: ignore[attr-defined]
     return out
 
 

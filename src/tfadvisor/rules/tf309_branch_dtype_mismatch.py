@@ -84,18 +84,18 @@ def mode(x, training=False):
         if ctx.function is None:
             return
         for node in ctx.scope.nodes(ast.If):
-            if not node.orelse:  # type: ignore[attr-defined]
+            if not node.orelse:
                 continue
-            main, other = _last_values(node.body), _last_values(node.orelse)  # type: ignore[attr-defined]
+            main, other = _last_values(node.body), _last_values(node.orelse)
             for name in main.keys() & other.keys():
                 a, b = _dtype(ctx, main[name]), _dtype(ctx, other[name])
                 if a is None or b is None or a == b:
                     continue
-                is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
+                is_tensor, deps = likely_tensor(ctx, node.test)
                 if not is_tensor:
                     break
-                yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,  # type: ignore[attr-defined]
-                          node.test.end_col_offset or 0,  # type: ignore[attr-defined]
+                yield Hit(self.code, node.lineno, node.col_offset, node.test.end_lineno or node.lineno,
+                          node.test.end_col_offset or 0,
                           f"'{name}' is {a} in the main branch but {b} in the else branch of a tensor if: "
                           f"tf.cond needs the same dtype and structure", depends_on=deps)
                 break

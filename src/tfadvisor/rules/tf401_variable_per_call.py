@@ -81,7 +81,7 @@ def predict(x):
         if fn is None or fn.name in _GUARD_FREE:
             return
         for call in ctx.scope.nodes(ast.Call):
-            name = ctx.call_name(call)  # type: ignore[arg-type]
+            name = ctx.call_name(call)
             if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or tfapi.is_stateless_layer(name):
                 continue  # a Concatenate or Dropout made per call has no weights to create
             if _guarded(ctx, call):

@@ -79,7 +79,7 @@ def load(path):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for node in ctx.scope.nodes(ast.Try, getattr(ast, "TryStar", ast.Try)):
-            if not node.handlers or not any(_catches_run_time(ctx, h) and not _translates(h)
+            if not node.handlers or not any(_catches_run_time(ctx, h) and not _translates(h)  # type: ignore[attr-defined]
                                             for h in node.handlers):  # type: ignore[attr-defined]
                 continue  # only trace-time errors (TypeError, ValueError ...): that works as written
             body_calls = (ctx.call_name(n) for stmt in node.body for n in ctx.walk(stmt)  # type: ignore[attr-defined]

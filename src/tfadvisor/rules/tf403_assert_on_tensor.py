@@ -69,10 +69,10 @@ def flatten(x):
         if ctx.function is None:
             return
         for node in ctx.scope.nodes(ast.Assert):
-            is_tensor, deps = likely_tensor(ctx, node.test)  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, node.test)
             if not is_tensor:
                 continue
-            msg = node.msg  # type: ignore[attr-defined]
+            msg = node.msg
             if msg is not None and not isinstance(msg, ast.Constant):
                 text = ("assert on a tensor with a computed message: AutoGraph cannot put it in the graph "
                         "(NotImplementedError); use tf.debugging.assert_* with a constant message")

@@ -157,7 +157,7 @@ def _tensor_loop(ctx: ScopeContext, node: ast.AST) -> bool:
 
 
 def _is_keras_class(ctx: ScopeContext, cls: ast.ClassDef, depth: int = 0) -> bool:
-    local = {c.name: c for c in module_scope(ctx.scope).nodes(ast.ClassDef)}  # type: ignore[attr-defined]
+    local = {c.name: c for c in module_scope(ctx.scope).nodes(ast.ClassDef)}
     for base in cls.bases:
         name = ctx.resolve(base) or ""
         if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_BASES:

@@ -93,7 +93,7 @@ y = Scaler(2.0).apply(tf.ones([3]))
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for call in ctx.scope.nodes(ast.Call):
-            func = call.func  # type: ignore[attr-defined]
+            func = call.func
             if isinstance(func, ast.Call):  # Cls(...)(x): __call__ on a temporary
                 cls, method = ctx.resolve(func.func), "__call__"
             elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):

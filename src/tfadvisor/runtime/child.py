@@ -73,7 +73,7 @@ def main() -> int:
         send(("done",))
 
 
-def _warm_up(tf) -> None:  # type: ignore[no-untyped-def]
+def _warm_up(tf) -> None:
     """Pay TensorFlow's once-per-process costs (eager context, the function runtime) before any
     measurement, so the first function measured is not charged for them: a real program pays
     them once for all its functions."""

@@ -15,12 +15,12 @@ import inspect
 import os
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
-from tfadvisor.runtime.results import ModeError, ModeRun, Where
+from tfadvisor.runtime.results import ErrorKind, ModeError, ModeRun, Where
 from tfadvisor.runtime.rng import NOISE_SEED, SEED, find_generators, reset_global_generator, seed_all
 from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job, shippable_calls
 from tfadvisor.runtime.timing import TimingConfig, measure_interleaved
@@ -257,7 +257,7 @@ def _where(raw: Any, target: Any, decorated: bool, fn: Any) -> Where | None:
 def _error(exc: BaseException, phase: str, call: int | None, *, eager: bool) -> ModeError:
     text = str(exc)
     name = type(exc).__name__
-    kind = "memory" if isinstance(exc, MemoryError) or name == "ResourceExhaustedError" else "raised"
+    kind: ErrorKind = "memory" if isinstance(exc, MemoryError) or name == "ResourceExhaustedError" else "raised"
     return ModeError(kind, f"{name}: {_headline(text)}", detail=text[:4000], exc_type=name, call=call, phase=phase)
 
 
@@ -273,7 +273,7 @@ def _headline(text: str) -> str:
 
 def _call_observe(observe: Any, instance: Any) -> Any:
     try:
-        params = inspect.signature(observe).parameters
+        params: Mapping[str, Any] = inspect.signature(observe).parameters
     except (TypeError, ValueError):
         params = {}
     return observe(instance) if len(params) == 1 and instance is not None else observe()

@@ -143,7 +143,7 @@ class Observer:
             if name.startswith("__") and name not in ("__call__",):
                 continue
             target = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
-            inner = target.python_function if _is_tf_function(target) else target
+            inner = target.python_function if _is_tf_function(target) else target  # type: ignore[union-attr]
             if not inspect.isfunction(inner) or not inner.__qualname__.startswith(prefix):
                 continue  # assigned from elsewhere, or a nested helper
             wrapped = self.wrap(target, is_method=not isinstance(value, staticmethod))
@@ -323,6 +323,7 @@ class _ObservedTFFunction:
         self._bound = bound
         self._stats = stats
         self._observer = observer
+        self._bound_self: Any = None  # the instance, when this is a bound method
         functools.update_wrapper(self, function.python_function, updated=())
         self.__tfadvisor_observed__ = True
         self.__tfadvisor_stats__ = stats

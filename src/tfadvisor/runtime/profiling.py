@@ -187,7 +187,7 @@ class Profiler:
 
     # -- the job, under time limits ---------------------------------------------------------------
 
-    def _run(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
+    def _run(self, spec: JobSpec, modes: Sequence[str], timeout: float, timing: TimingConfig,
              progress: Callable[[str, str], None] | None) -> tuple[Where | None, dict[str, ModeRun], str | None]:
         """Run the job; on Ctrl-C stop the child and keep what was measured (kind "interrupted")."""
         job = _Job()
@@ -203,7 +203,7 @@ class Profiler:
             return job.where, job.runs, "interrupted"
         return job.where, job.runs, kind or _failure_kind(job.runs)
 
-    def _run_modes(self, spec: JobSpec, modes: list[str], timeout: float, timing: TimingConfig,
+    def _run_modes(self, spec: JobSpec, modes: Sequence[str], timeout: float, timing: TimingConfig,
                    progress: Callable[[str, str], None] | None, job: _Job) -> str | None:
         """Fill ``job``, restarting the worker after a timeout or a crash for the modes not yet
         timed (the failed mode excluded); every mode and the final timing phase get ``timeout``."""

@@ -9,25 +9,25 @@ from __future__ import annotations
 import os
 import pickle
 import struct
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 _HEADER = struct.Struct("!Q")
 
 
-def write_message(stream: BinaryIO, message: Any) -> None:
+def write_message(stream: IO[bytes], message: Any) -> None:
     data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
 
-def read_message(stream: BinaryIO) -> Any:
+def read_message(stream: IO[bytes]) -> Any:
     """Blocking read of one message; EOFError when the other side closed."""
     header = _read_exact(stream, _HEADER.size)
     (size,) = _HEADER.unpack(header)
     return pickle.loads(_read_exact(stream, size))
 
 
-def _read_exact(stream: BinaryIO, size: int) -> bytes:
+def _read_exact(stream: IO[bytes], size: int) -> bytes:
     chunks = []
     while size:
         chunk = stream.read(size)

@@ -202,6 +202,7 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     first_call_unit = scale
     if s.decorated and s.traced_s > 0 and r.trace_s:
         first_call_unit = (s.traced_s * (observed / s.inclusive_s if s.inclusive_s else 1.0) / traces) / r.trace_s
+    graph_total: float | None
     if s.decorated:
         eager_total, graph_total = calls * r.eager_s * scale, observed
     else:

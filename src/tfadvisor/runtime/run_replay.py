@@ -219,7 +219,7 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
     if out.graph_error is None:
         out.graph_s = measure(lambda: graph(*call_args, **kwargs), config=per_mode).median
         _fresh(state)
-        if stats.tf_function is None:
+        if stats.tf_function is None and out.graph_first_s is not None:
             out.trace_s = max(0.0, out.graph_first_s - out.graph_s)
             extra = _other_signature_traces(stats, graph, out.graph_s, state)
             if extra:
