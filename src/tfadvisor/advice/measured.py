@@ -17,7 +17,7 @@ whatever it would save; static hazards of the same function keep counting
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tfadvisor.advice import policy
@@ -141,43 +141,13 @@ def judge(
     """
     loc = location or Location()
     measured_calls = measured_calls or m.calls
-    modes = {mm.mode: mm for mm in m.modes}
-    graph, xla = modes.get("graph"), modes.get("xla")
-    details = dict(error_details or {})
     out = MeasuredDecision(verdict=Verdict.KEEP if decorated else Verdict.LEAVE_EAGER)
-
-    def find(rule: str, message: str) -> None:
-        out.findings.append(Finding(rule=rule, severity=_rule(rule).severity, path=loc.path, line=loc.line, col=0,
-                                    end_line=loc.end_line, end_col=0, function=loc.function, message=message))
-
-    # -- what failed: TF605 (XLA), TF604 (graph), TF603 (results) ----------------------------------
-    graph_failed = graph is not None and graph.error is not None and not _infra_error(graph.error)
-    if xla is not None and xla.error and not _infra_error(xla.error) and not graph_failed:
-        find("TF605", f"fails with jit_compile=True (XLA): {xla.error}; keep jit_compile off")
-    broken_reasons: list[str] = []
-    if graph_failed:
-        assert graph is not None and graph.error is not None
-        rule = likely_rule(details.get("graph", "") + "\n" + graph.error)
-        hint = f"; likely {rule} ({_rule(rule).name}): `tfadvisor explain {rule}`" if rule else ""
-        find("TF604", f"raises under tf.function: {graph.error}{hint}")
-        broken_reasons = ["TF604"] + ([rule] if rule else [])
-    elif m.equivalent is False:
-        shown = "; ".join(m.differences[:3]) + (f" (+{len(m.differences) - 3} more)" if len(m.differences) > 3 else "")
-        find("TF603", f"behaves differently under tf.function: {shown}")
-        broken_reasons = ["TF603"]
-
+    find = _finder(out, loc)
+    broken_reasons, broken = _what_failed(m, dict(error_details or {}), find)
     evidence = evidence or evidence_from(m, decorated=decorated, measured_calls=measured_calls,
-                                         retrace_args=retrace_args, xla_equivalent=xla_equivalent,
-                                         broken=graph.error if graph_failed and graph else
-                                         ("results differ" if m.equivalent is False else None))
-    decision = policy.decide(evidence)
+                                         retrace_args=retrace_args, xla_equivalent=xla_equivalent, broken=broken)
+    decision = _decide(m, evidence)
     out.verdict = decision.verdict
-    m.policy_verdict = decision.verdict.value
-    m.saved_s = decision.saving_s if decision.saving_s is not None else m.saved_s
-    m.option = decision.option
-    if decision.option is not None:
-        m.saved_interval_s = None  # the interval was measured for plain graph mode, not this option
-
     if decision.step == "unmeasured":
         out.confidence = "speculative"
         out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
@@ -190,9 +160,57 @@ def judge(
     elif decision.step == "safety":
         out.reasons = broken_reasons
         return _merge_static(out, static, calls=m.calls, decorated=decorated)
+    _speed(out, m, decision, decorated, measured_calls, dict(retrace_args or {}), find)
+    _how_sure(out, m, evidence, decision, measured_calls)
+    return _merge_static(out, static, calls=m.calls, decorated=decorated)
 
+
+Find = Callable[[str, str], None]
+
+
+def _finder(out: MeasuredDecision, loc: Location) -> Find:
+    """``find(rule, message)``: a finding of ``out`` at the measured function's definition."""
+    def find(rule: str, message: str) -> None:
+        out.findings.append(Finding(rule=rule, severity=_rule(rule).severity, path=loc.path, line=loc.line, col=0,
+                                    end_line=loc.end_line, end_col=0, function=loc.function, message=message))
+    return find
+
+
+def _what_failed(m: Measurement, details: dict[str, str], find: Find) -> tuple[list[str], str | None]:
+    """TF605 (XLA), TF604 (graph raised), TF603 (results differ): the reasons that say the graph
+    is broken, and the text the policy gets for it (None when nothing broke)."""
+    modes = {mm.mode: mm for mm in m.modes}
+    graph, xla = modes.get("graph"), modes.get("xla")
+    graph_error = graph.error if graph is not None and graph.error is not None and not _infra_error(graph.error) else None
+    if xla is not None and xla.error and not _infra_error(xla.error) and graph_error is None:
+        find("TF605", f"fails with jit_compile=True (XLA): {xla.error}; keep jit_compile off")
+    if graph_error is not None:
+        rule = likely_rule(details.get("graph", "") + "\n" + graph_error)
+        hint = f"; likely {rule} ({_rule(rule).name}): `tfadvisor explain {rule}`" if rule else ""
+        find("TF604", f"raises under tf.function: {graph_error}{hint}")
+        return ["TF604"] + ([rule] if rule else []), graph_error
+    if m.equivalent is False:
+        shown = "; ".join(m.differences[:3]) + (f" (+{len(m.differences) - 3} more)" if len(m.differences) > 3 else "")
+        find("TF603", f"behaves differently under tf.function: {shown}")
+        return ["TF603"], "results differ"
+    return [], None
+
+
+def _decide(m: Measurement, evidence: policy.Evidence) -> policy.Decision:
+    """The policy's decision, recorded on the measurement (its verdict, option and saving)."""
+    decision = policy.decide(evidence)
+    m.policy_verdict = decision.verdict.value
+    m.saved_s = decision.saving_s if decision.saving_s is not None else m.saved_s
+    m.option = decision.option
+    if decision.option is not None:
+        m.saved_interval_s = None  # the interval was measured for plain graph mode, not this option
+    return decision
+
+
+def _speed(out: MeasuredDecision, m: Measurement, decision: policy.Decision, decorated: bool,
+           measured_calls: int, changed: dict[str, str], find: Find) -> None:
+    """Reasons and findings of the speed step: TF601 (retrace storm), TF501/TF602, TF506 (XLA)."""
     storm = is_retrace_storm(m.traces, measured_calls)
-    changed = dict(retrace_args or {})
     shape_only = bool(changed) and all(w in ("shape", "length") for w in changed.values())
     if storm:
         names = ", ".join(f"`{a}` ({w})" for a, w in changed.items()) or "no single argument (captured values changed)"
@@ -210,6 +228,12 @@ def judge(
     if decision.option == policy.XLA_OPTION and m.xla_s and m.graph_s:
         find("TF506", f"jit_compile=True runs {m.graph_s / m.xla_s:.1f}x faster than plain tf.function "
                       f"({_ms(m.xla_s)} against {_ms(m.graph_s)} per call) and repays its compile over {m.calls} calls")
+
+
+def _how_sure(out: MeasuredDecision, m: Measurement, evidence: policy.Evidence, decision: policy.Decision,
+              measured_calls: int) -> None:
+    """What the verdict rests on: a projected option, a saving within the noise, random draws,
+    calls projected beyond those measured."""
     chosen = next((o for o in evidence.options if o.name == decision.option), None)
     if chosen is not None and chosen.equivalent is None:
         out.confidence = "speculative"
@@ -223,7 +247,6 @@ def judge(
     if m.calls > measured_calls:
         out.assumptions.append(f"projected to {m.calls} calls, assuming they repeat the argument signatures of the "
                                f"{measured_calls} measured calls")
-    return _merge_static(out, static, calls=m.calls, decorated=decorated)
 
 
 def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None = None,
@@ -270,7 +293,7 @@ def _option_reasons(option: str | None, decorated: bool, shape_only: bool) -> li
     return []
 
 
-def _not_worth_it(find, m: Measurement, decision: policy.Decision) -> None:
+def _not_worth_it(find: Find, m: Measurement, decision: policy.Decision) -> None:
     e, g, n = m.eager_s, m.graph_s, m.calls
     if e is None or g is None:
         return
