@@ -11,11 +11,12 @@ import ast
 import os
 import sys
 import warnings
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
+from tfadvisor.advice import hazards
+from tfadvisor.advice.hazards import silenced
 from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
@@ -201,50 +202,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
         for fid, hit in rule.check_project(project):
             project.project_hits[fid].append(hit)
 
-    # Hazards: each function's own real hits in graph-scope rules (not suppressed), folded over
-    # callees; then the hits about a function found elsewhere (its own decorator, its call sites).
-    suppressions = {m.path: m.suppressed for m in modules if m.suppressed}
-    own: dict[str, frozenset[tuple[str, str, bool]]] = {}
-    real_hits: dict[str, list[tuple[Hit, bool]]] = {}
-    about: dict[str, set[tuple[str, str, bool]]] = defaultdict(set)
-    for fid, linked in project.functions.items():
-        kept = []
-        for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]:
-            spec = _speculative(h, linked)
-            if spec is None:
-                continue
-            if h.callee is not None:
-                target = _decorated_callee(project, linked.fn, linked.fn.module, h)
-                if target is None:
-                    continue
-                about[target].add((h.rule, by_code[h.rule].severity.value, spec))
-            kept.append((h, spec))
-        real_hits[fid] = kept
-        silenced = suppressions.get(linked.fn.path, {})
-        mine = frozenset((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
-                         if h.rule in by_code and by_code[h.rule].scope in ("graph", "project")
-                         and h.callee is None
-                         and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
-        own[fid] = frozenset(h for h in mine if by_code[h[0]].transitive)
-        about[fid].update(h for h in mine if not by_code[h[0]].transitive)
-        if linked.decorated:  # e.g. TF406 on its own decorator
-            about[fid].update((h.rule, by_code[h.rule].severity.value, spec) for h, spec in kept
-                              if h.rule in by_code and by_code[h.rule].scope in ("always", "decorated")
-                              and h.callee is None and h.line <= linked.fn.line
-                              and not _silenced(silenced, h.rule, (h.line, linked.fn.line)))
-    module_hits: list[tuple[ModuleSummary, Hit]] = []  # hits in top-level code that stand
-    for mod in modules:
-        for hit in mod.module_hits:
-            if hit.rule not in by_code:
-                continue
-            if hit.callee is not None:
-                target = _decorated_callee(project, None, mod.module, hit, mod.path)
-                if target is None:
-                    continue
-                about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
-            module_hits.append((mod, hit))
-    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False)
-    hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
+    found = hazards.collect(project, by_code, modules)
 
     decisions: dict[str, Decision] = {}
     reports: list[FunctionReport] = []
@@ -252,7 +210,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
     for fid in project.callers_first():
         linked = project.functions[fid]
         facts = facts_of(project, linked)
-        hz = [Hazard(rule, Severity(sev), spec) for rule, sev, spec in sorted(hazards[fid])]
+        hz = [Hazard(rule, Severity(sev), spec) for rule, sev, spec in sorted(found.hazards[fid])]
         decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
                           config.min_tensor_ops)
         decisions[fid] = decision
@@ -264,6 +222,17 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             decorated=linked.decorated, facts=facts, verdict=decision.verdict,
             reasons=decision.reasons, confidence=decision.confidence, assumptions=decision.assumptions))
 
+    findings = _findings(project, decisions, found, by_code)
+    findings = _apply_suppressions(findings, modules, config)
+    _locate_cells([*findings, *reports], modules)
+    findings.sort(key=Finding.sort_key)
+    reports.sort(key=lambda r: (r.path, r.line))
+    return Report(files=files, functions=reports, findings=findings, command="check")
+
+
+def _findings(project: Project, decisions: dict[str, Decision], found: hazards.Found,
+              by_code: dict[str, type[Rule]]) -> list[Finding]:
+    """The findings the report shows, before suppressions."""
     # Findings: graph-scope hits in graph code (tf.functions, what they call, what is traced
     # without a decorator) and in fix-first functions; never in test code nor TF1 code, nor in
     # code that only a test traces (a test's tf.function is no evidence of how the code is used).
@@ -272,7 +241,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
              *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
     graph = project.graph_code(roots)
     findings: list[Finding] = []
-    for fid, kept in real_hits.items():
+    for fid, kept in found.real_hits.items():
         linked = project.functions[fid]
         # Test code and TF1 code use (or avoid) tf.function on purpose: no findings there at all.
         quiet = is_test(linked.fn) or linked.fn.path in project.tf1
@@ -284,7 +253,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
             findings.append(_finding(rule_cls, hit, linked, spec))
-    for mod, hit in module_hits:
+    for mod, hit in found.module_hits:
         if not is_test_path(mod.path) and mod.path not in project.tf1:
             findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
     if "TF100" in by_code:  # TF1 code is out of scope: said once per file
@@ -301,41 +270,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
             if advice is not None and advice.scope == "advice" and (not notes_only or advice.severity is Severity.INFO):
                 hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(advice, decision))
                 findings.append(_finding(advice, hit, project.functions[fid], decision.confidence == "speculative"))
-
-    findings = _apply_suppressions(findings, modules, config)
-    _locate_cells([*findings, *reports], modules)
-    findings.sort(key=Finding.sort_key)
-    reports.sort(key=lambda r: (r.path, r.line))
-    return Report(files=files, functions=reports, findings=findings, command="check")
-
-
-def _speculative(hit: Hit, linked: Linked) -> bool | None:
-    """None if the hit is not real (it needs a parameter that is a Python value), else speculative?"""
-    if not hit.depends_on:
-        return hit.speculative
-    kinds = [linked.params.get(p) for p in hit.depends_on]
-    if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed for k in kinds):
-        return hit.speculative
-    if all(k is not None and k.kind == "primitive" for k in kinds):
-        return None
-    if any(k is not None and k.kind == "object" for k in kinds) and not any(
-            k is not None and k.kind in ("tensor", "unknown") for k in kinds):
-        return None
-    return True
-
-
-def _decorated_callee(project: Project, caller, module: str, hit: Hit, path: str | None = None) -> str | None:
-    """The id of the tf.function a hit with ``callee`` is about, or None if the hit does not stand."""
-    target = project.resolve(caller, module, hit.callee or "", hit.line, path)
-    return target.id if target is not None and project.functions[target.id].decorated else None
-
-
-def _silenced(table: dict[int, frozenset[str] | None], rule: str, lines: tuple[int, ...]) -> bool:
-    """Whether ``# tfadvisor: ignore[...]`` on any of ``lines`` silences ``rule``."""
-    for line in lines:
-        if line in table and (table[line] is None or rule in table[line]):  # type: ignore[operator]
-            return True
-    return False
+    return findings
 
 
 def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:
@@ -375,7 +310,7 @@ def _apply_suppressions(findings: list[Finding], modules: list[ModuleSummary], c
     for finding in findings:
         home = by_path.get(finding.path)
         lines = (finding.line, def_lines.get(finding.function or "", -1))
-        suppressed = home is not None and _silenced(home.suppressed, finding.rule, lines)
+        suppressed = home is not None and silenced(home.suppressed, finding.rule, lines)
         ignored = config.ignored_in(finding.path)
         if ignored and matches(finding.rule, ignored):
             continue
