@@ -198,9 +198,24 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
 def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     """Local facts: tensor work, parameter evidence, side effects, variables, calls."""
     params = {p.name: p for p in fn.params}
+    call_ops = _count_calls(fn, ctx, params)
+    fn.tensor_ops = call_ops + _count_binops(fn, ctx, params)
+    _attribute_evidence(ctx, params)
+    fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
+                                  if isinstance(n, ast.Name) and n.id in params})
+    fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
+    fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
+    fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
+    fn.side_effects.sort()
+    fn.calls = _call_sites(ctx, set(params))
+    fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))
+
+
+def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param]) -> int:
+    """What the function's calls are (tensor ops, builders, I/O, variables made, gradients, NumPy
+    work, values read back): counts on ``fn``, evidence on ``params``; the tensor ops found."""
     guarded = state.guarded_nodes(ctx)
-    tensor_ops = builds = io = 0
-    variables = "none"
+    tensor_ops = 0
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)
         if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)
@@ -212,53 +227,64 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
         elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
                        or name.endswith(".add_weight")):
             where = "guarded" if id(call) in guarded else "unguarded"
-            variables = "unguarded" if "unguarded" in (variables, where) else "guarded"
+            fn.variables = "unguarded" if "unguarded" in (fn.variables, where) else "guarded"
             if tfapi.is_keras_builder(name) and where == "unguarded":
-                builds += 1  # defines layers/models/optimizers: the builder role
+                fn.builds += 1  # defines layers/models/optimizers: the builder role
         elif tfapi.is_dataset_builder(name):
-            builds += 1
+            fn.builds += 1
         elif tfapi.is_io(name):
-            io += 1
+            fn.io_calls += 1
             fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))
         else:
-            if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):
-                fn.eager_reads += 1
-            elif _is_numpy_work(name, call):
-                fn.numpy_calls += 1
-            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
-                fn.eager_reads += 1
-            if _is_model_call(ctx, call):
-                fn.model_calls += 1
-                tensor_ops += 1
-            if name == "range":
-                _param_evidence(params, call, "primitive", "used in range()")
-            elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
-                tensor_ops += 1
-            elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TENSOR_METHODS:
-                tensor_ops += 1
+            tensor_ops += _other_call(fn, ctx, call, name, params)
+    return tensor_ops
+
+
+def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: str | None,
+                params: dict[str, Param]) -> int:
+    """A call that is neither a TF op, a builder nor I/O: a value read back, NumPy work, a model
+    or layer called, a tensor method; the tensor ops it counts for."""
+    ops = 0
+    if name in ("float", "int", "bool") and call.args and _maybe_tensor(ctx, call.args[0]):
+        fn.eager_reads += 1
+    elif _is_numpy_work(name, call):
+        fn.numpy_calls += 1
+    elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
+        fn.eager_reads += 1
+    if _is_model_call(ctx, call):
+        fn.model_calls += 1
+        ops += 1
+    if name == "range":
+        _param_evidence(params, call, "primitive", "used in range()")
+    elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
+        ops += 1
+    elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TENSOR_METHODS:
+        ops += 1
+    return ops
+
+
+def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param]) -> int:
+    """``x * w``, ``a - b`` on tensors are ops too; on parameters of unknown kind, ops if they
+    turn out to be tensors (``fn.param_ops``)."""
+    ops = 0
     for binop in ctx.scope.nodes(ast.BinOp):
-        kind, deps = ctx.kind_deps(binop)  # x * w, a - b on tensors: ops too
+        kind, deps = ctx.kind_deps(binop)
         if kind != "tensor":
             continue
         if all(params[d].kind == "tensor" for d in deps if d in params):
-            tensor_ops += 1
-        elif len(fn.param_ops) < 64:  # ops if the parameters turn out to be tensors
+            ops += 1
+        elif len(fn.param_ops) < 64:
             fn.param_ops.append(tuple(d for d in deps if d in params))
+    return ops
+
+
+def _attribute_evidence(ctx: ScopeContext, params: dict[str, Param]) -> None:
+    """A parameter whose ``.shape``, ``.dtype``, ``.numpy`` or ``.ndim`` is read is a tensor."""
     for attr in ctx.scope.nodes(ast.Attribute):
         if isinstance(attr.value, ast.Name) and attr.value.id in params and attr.attr in ("shape", "dtype", "numpy", "ndim"):
             p = params[attr.value.id]
             if p.kind == "unknown":
                 p.kind, p.evidence = "tensor", f"uses .{attr.attr}"
-    fn.tensor_ops, fn.builds, fn.io_calls = tensor_ops, builds, io
-    fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
-                                  if isinstance(n, ast.Name) and n.id in params})
-    fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
-    fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
-    fn.variables = variables  # type: ignore[assignment]
-    fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
-    fn.side_effects.sort()
-    fn.calls = _call_sites(ctx, set(params))
-    fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))
 
 
 def _conditions(ctx: ScopeContext) -> list[ast.AST]:
