@@ -395,6 +395,36 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
     measured_calls = max((r.calls for r in runs.values()), default=0)
     n = expected_calls or measured_calls
     m = Measurement(calls=n, modes=[_mode_measurement(runs[k]) for k in modes if k in runs])
+    _timings(m, eager, graph, xla, n, measured_calls)
+    xla_equivalent = _equivalence(m, eager, graph, xla)
+    m.error = _failure(runs)
+    decorated = where.decorated if where else False
+    static_report = _static_for(where, static)
+    loc = measured.Location(path=where.path, line=where.line, end_line=where.end_line,
+                            function=f"{where.path}::{where.qualname}") if where else None
+    evidence = None
+    e, g = m.eager_s, m.graph_s
+    if e is not None and g is not None and eager is not None and graph is not None:
+        graph_error = graph.error.message if graph.error is not None and graph.error.kind == "raised" else None
+        evidence = measured.evidence_from(
+            m, decorated=decorated, measured_calls=measured_calls, retrace_args=_retrace_args(graph),
+            xla_equivalent=xla_equivalent, broken=graph_error or ("results differ" if m.equivalent is False else None),
+            eager_total_s=projected_s(eager, e, n), graph_total_s=projected_s(graph, g, n))
+    decision = measured.judge(
+        m, decorated=decorated, static=static_report, measured_calls=measured_calls,
+        retrace_args=_retrace_args(graph), error_details={k: r.error.detail for k, r in runs.items() if r.error},
+        xla_equivalent=xla_equivalent, location=loc, evidence=evidence,
+    )
+    kind = error_kind or _failure_kind(runs)
+    return ProfileResult(target=target, where=where, measurement=m, findings=decision.findings,
+                         verdict=decision.verdict, reasons=decision.reasons, confidence=decision.confidence,
+                         assumptions=decision.assumptions, runs=runs, error_kind=kind, decorated=decorated,
+                         static=static_report)
+
+
+def _timings(m: Measurement, eager: ModeRun | None, graph: ModeRun | None, xla: ModeRun | None,
+             n: int, measured_calls: int) -> None:
+    """Per-call medians, traces, tracing cost, break-even and the projected saving with its interval."""
     e = eager.stats.median if eager and eager.stats else None
     g = graph.stats.median if graph and graph.stats else None
     m.eager_s, m.graph_s = e, g
@@ -412,41 +442,30 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
         low = projected_s(eager, eager.stats.q1, n) - projected_s(graph, graph.stats.q3, n)
         high = projected_s(eager, eager.stats.q3, n) - projected_s(graph, graph.stats.q1, n)
         m.saved_interval_s = [min(low, high), max(low, high)]
+
+
+def _equivalence(m: Measurement, eager: ModeRun | None, graph: ModeRun | None, xla: ModeRun | None) -> bool | None:
+    """Graph results against eager's (beyond eager's own random noise) on ``m``; XLA's, returned."""
     noise = random_values(eager) if eager is not None else {}
     m.random_values = sorted(noise)[:5]
     if eager is not None and graph is not None and eager.error is None and graph.error is None:
         m.differences = _compare(eager, graph, noise)
         m.equivalent = not m.differences
-    xla_equivalent = None
     if eager is not None and xla is not None and eager.error is None and xla.error is None:
-        xla_equivalent = not _compare(eager, xla, noise)
+        return not _compare(eager, xla, noise)
+    return None
+
+
+def _failure(runs: dict[str, ModeRun]) -> str | None:
+    """What stopped the measurement: eager failing, or any mode failing other than by raising
+    (a graph or XLA that raises is behaviour of the code, judged elsewhere)."""
     failed = [r for r in runs.values() if r.error is not None and (r.mode == "eager" or r.error.kind not in ("raised",))]
     failed = [r for r in failed if not (r.mode == "xla" and r.error and r.error.kind == "raised")]
-    if failed:
-        r = failed[0]
-        assert r.error is not None
-        m.error = f"{r.mode}: {_error_text(r.error)}"
-    decorated = where.decorated if where else False
-    static_report = _static_for(where, static)
-    loc = measured.Location(path=where.path, line=where.line, end_line=where.end_line,
-                            function=f"{where.path}::{where.qualname}") if where else None
-    evidence = None
-    if e is not None and g is not None and eager is not None and graph is not None:
-        graph_error = graph.error.message if graph.error is not None and graph.error.kind == "raised" else None
-        evidence = measured.evidence_from(
-            m, decorated=decorated, measured_calls=measured_calls, retrace_args=_retrace_args(graph),
-            xla_equivalent=xla_equivalent, broken=graph_error or ("results differ" if m.equivalent is False else None),
-            eager_total_s=projected_s(eager, e, n), graph_total_s=projected_s(graph, g, n))
-    decision = measured.judge(
-        m, decorated=decorated, static=static_report, measured_calls=measured_calls,
-        retrace_args=_retrace_args(graph), error_details={k: r.error.detail for k, r in runs.items() if r.error},
-        xla_equivalent=xla_equivalent, location=loc, evidence=evidence,
-    )
-    kind = error_kind or _failure_kind(runs)
-    return ProfileResult(target=target, where=where, measurement=m, findings=decision.findings,
-                         verdict=decision.verdict, reasons=decision.reasons, confidence=decision.confidence,
-                         assumptions=decision.assumptions, runs=runs, error_kind=kind, decorated=decorated,
-                         static=static_report)
+    if not failed:
+        return None
+    r = failed[0]
+    assert r.error is not None
+    return f"{r.mode}: {_error_text(r.error)}"
 
 
 def projected_s(run: ModeRun, steady_s: float, n: int) -> float:
