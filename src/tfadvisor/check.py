@@ -24,6 +24,7 @@ from tfadvisor.analysis.summary import Hit, ModuleSummary
 from tfadvisor.analysis.testcode import is_test, is_test_path
 from tfadvisor.config import Config
 from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+from tfadvisor.paths import display_path
 from tfadvisor.rules import selected
 from tfadvisor.rules.base import Rule
 from tfadvisor.sources import SourceError, discover, read_source
@@ -47,17 +48,6 @@ def module_name(path: str) -> tuple[str, bool]:
             break
     parts.reverse()
     return ".".join(p for p in parts if p) or stem, is_package
-
-
-def display_path(path: str) -> str:
-    """Paths in reports are relative to where the command ran (forward slashes)."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        rel = path
-    if rel.startswith(".." + os.sep) and os.path.isabs(path):
-        rel = path
-    return rel.replace(os.sep, "/")
 
 
 def _parse(text: str, filename: str, notebook: bool = False) -> ast.Module:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tfadvisor.model import FileStatus, Finding, Report, Verdict
+from tfadvisor.paths import display_path
 from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run_project import (
     Projection,
@@ -47,7 +48,7 @@ class RunAnalysis:
         index = _static_index(static)
         self.projections: list[Projection] = []
         for stats in observer.observed():
-            path = _display_path(stats.filename)
+            path = display_path(stats.filename)
             static_fn = _static_match(index, stats)
             p = Projection(stats=stats, id=static_fn.id if static_fn else f"{path}::{stats.qualname}", path=path)
             p.static = static_fn
@@ -117,7 +118,7 @@ class RunAnalysis:
             rows.append(_row(p, rank, wall))
         files = list(self.static.files) if self.static else []
         if not files and self.program.outcome != "not-found" and not self.program.is_module:
-            files = [FileStatus(_display_path(self.program.target))]
+            files = [FileStatus(display_path(self.program.target))]
         run: dict[str, Any] = {
             **self.program.to_dict(),
             "observed_functions": len(self.projections),
@@ -228,13 +229,3 @@ def _static_match(index: dict[tuple[str, str], list[Any]], stats: FunctionStats)
     found = index.get((os.path.realpath(stats.filename), stats.qualname), [])
     at_or_below = [f for f in found if f.line >= stats.line]
     return min(at_or_below, key=lambda f: f.line) if at_or_below else (found[0] if found else None)
-
-
-def _display_path(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path.replace(os.sep, "/")
-    if rel.startswith(".."):
-        rel = path
-    return rel.replace(os.sep, "/")
