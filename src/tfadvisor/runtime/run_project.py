@@ -185,14 +185,16 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     if s.decorated:
         traces = s.traces or len(s.signatures) or 1
         # the program's own calls that did not trace say what a call costs in the run; when every
-        # call traced there is nothing to calibrate with, and replay's times stand as measured
+        # call traced, its traces are all there is to calibrate with (below)
         share = observed / s.inclusive_s if s.inclusive_s else 1.0
         steady_calls = calls - min(traces, calls)
         steady = (observed - s.traced_s * share) / steady_calls if steady_calls > 0 else None
-        scale = steady / r.graph_s if steady and steady > 0 and r.graph_s else 1.0
+        calibrated = bool(steady and steady > 0 and r.graph_s)
+        scale = steady / r.graph_s if steady and calibrated and r.graph_s else 1.0
     else:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
         scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
+        calibrated = True
     # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
     # well, so the verdict rests on replay's own ratios, expressed in the run's seconds. A decorated
     # function's own traces in the run calibrate first calls better (replay traces in a process
@@ -202,6 +204,12 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     first_call_unit = scale
     if s.decorated and s.traced_s > 0 and r.trace_s:
         first_call_unit = (s.traced_s * (observed / s.inclusive_s if s.inclusive_s else 1.0) / traces) / r.trace_s
+        if not calibrated:
+            # every call traced: price eager and the options' calls in the same unit as their traces,
+            # or a run busier than its replay would count the option's one trace at the run's load
+            # and eager's calls at the replay's, and tip reconfigure into undecorate
+            scale = first_call_unit
+            trace_s = (r.trace_s or 0.0) * scale
     graph_total: float | None
     if s.decorated:
         eager_total, graph_total = calls * r.eager_s * scale, observed
