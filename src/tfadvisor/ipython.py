@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from tfadvisor.model import Finding, Report, Verdict
+from tfadvisor.model import Finding, Report, RunSummary, Verdict
 from tfadvisor.report._summary import format_seconds, summarize
 
 NOTEBOOK_PATH = "<notebook>.py"
@@ -311,8 +311,8 @@ def run_magic(ipython: Any, line: str, cell: str) -> NotebookResult | None:
         print(f"tfadvisor: running the cell observed, then replaying what it called (up to {args.budget:g} s)…")
     report = run_cell(ipython.user_ns, execute, budget_s=args.budget, on_error=show)
     out = NotebookResult(report, "tfadvisor run (this cell)")
-    rows = (report.run or {}).get("table") or []
-    out.notes.extend(f"{r['qualname']}: {r['verdict']}, {r['why']}" for r in rows if r.get("why"))
+    rows = report.run.table if isinstance(report.run, RunSummary) else []
+    out.notes.extend(f"{r.qualname}: {r.verdict.value}, {r.why}" for r in rows if r.why)
     if args.html:
         out.save_html(args.html)
         out.notes.append(f"HTML report written to {args.html}")

@@ -2,8 +2,8 @@
 
 Facts, findings, verdicts and measurements are plain dataclasses, kept apart from how they are
 shown: the analysis fills them, renderers (``tfadvisor.report``) only read them. ``Report`` maps
-one-to-one onto the JSON schema version 1 (``schema/report.schema.json``); adding a field is fine,
-renaming or removing one is a schema change.
+one-to-one onto the JSON schema (``schema/report.schema.json``, version ``SCHEMA_VERSION``); adding
+a field is fine, renaming or removing one is a schema change.
 """
 
 from __future__ import annotations
@@ -12,7 +12,10 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
 from typing import Any, Literal
 
-SCHEMA_VERSION = 1
+# 2: ``run`` is typed (``RunSummary`` for `run`, ``ProfileSummary`` for `profile`) in the schema
+# too; the JSON of version 1 has the same keys, so reports of both versions are read.
+SCHEMA_VERSION = 2
+READABLE_SCHEMA_VERSIONS = (1, 2)
 
 
 class Verdict(str, Enum):
@@ -233,6 +236,73 @@ class FunctionReport:
 
 
 @dataclass
+class RunRow:
+    """One line of `run`'s table: a function of the observed program, biggest (inclusive time) first."""
+
+    rank: int
+    id: str
+    qualname: str
+    calls: int
+    uncovered_calls: int  # calls not made from inside a function advised to run as a graph
+    eager_s: float  # observed inclusive time over all calls
+    own_s: float
+    share: float  # of the program's wall time
+    projected_s: float | None  # the same calls after the advised change
+    saved_s: float | None  # the advice's saving against the code as it is
+    verdict: Verdict
+    advised: bool  # the verdict edits code (Verdict.edits_code)
+    why: str
+    decorated: bool
+    signatures: int  # distinct argument signatures seen
+    traces_observed: int | None
+    traced_calls: int
+    errors: int
+    covered_by: list[str] = field(default_factory=list)
+    replayed: bool = False
+    replay_error: str | None = None
+    samples: int = 0
+    as_tensors: dict[str, str] | None = None
+    retraces: dict[str, int] | None = None
+
+
+@dataclass
+class RunSummary:
+    """What `run` records about the whole program run and its replay; ``table`` ranks its functions."""
+
+    target: str = ""
+    module: bool = False
+    argv: list[str] = field(default_factory=list)
+    exit_status: int = 0
+    outcome: str = "ok"  # ok, exit, exception, interrupted, terminated, crashed, not-found, syntax-error
+    error: str | None = None
+    wall_s: float = 0.0
+    observed_functions: int = 0
+    replayed_functions: int = 0
+    budget_s: float = 0.0
+    replay_s: float = 0.0
+    replay_interrupted: bool = False
+    memory_budget_bytes: int = 0
+    memory_used_bytes: int = 0
+    projected_saved_s: float = 0.0  # the advised rows' savings
+    table: list[RunRow] = field(default_factory=list)
+
+    def facts(self) -> dict[str, Any]:
+        """The run-level facts without the table, in schema order (for renderers)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "table"}
+
+
+@dataclass
+class ProfileSummary:
+    """What `profile` records about its target beyond the one function entry."""
+
+    target: str = ""
+    error_kind: str | None = None  # crash, timeout, memory, ... when the measurement failed
+
+    def facts(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass
 class Report:
     """Everything one command found: the single object that every renderer reads."""
 
@@ -240,8 +310,8 @@ class Report:
     functions: list[FunctionReport] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     command: str = "check"
-    # Free-form run-level data (e.g. the observed program's exit status and wall time for `run`).
-    run: dict[str, Any] | None = None
+    # Run-level data: the observed program and its ranked table for `run`, the target for `profile`.
+    run: RunSummary | ProfileSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
         from tfadvisor import __version__
@@ -255,7 +325,7 @@ class Report:
             "findings": [_clean(asdict(f)) for f in self.findings],
         }
         if self.run is not None:
-            out["run"] = self.run
+            out["run"] = _clean(asdict(self.run))
         return out
 
     @classmethod
@@ -263,9 +333,10 @@ class Report:
         """Inverse of ``to_dict``; raises ``ReportFormatError`` for anything that is not ours."""
         if not isinstance(data, dict) or data.get("tool", {}).get("name") != "tfadvisor":
             raise ReportFormatError("not a tfadvisor report (no tool.name 'tfadvisor')")
-        if data.get("schema") != SCHEMA_VERSION:
+        if data.get("schema") not in READABLE_SCHEMA_VERSIONS:
+            readable = " and ".join(map(str, READABLE_SCHEMA_VERSIONS))
             raise ReportFormatError(
-                f"report has schema version {data.get('schema')!r}; this tfadvisor reads {SCHEMA_VERSION}"
+                f"report has schema version {data.get('schema')!r}; this tfadvisor reads {readable}"
             )
         try:
             return cls(
@@ -273,7 +344,7 @@ class Report:
                 functions=[_function_from_dict(f) for f in data.get("functions", [])],
                 findings=[_finding_from_dict(f) for f in data.get("findings", [])],
                 command=data.get("command", "check"),
-                run=data.get("run"),
+                run=_run_from_dict(data.get("run"), data.get("command", "check")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ReportFormatError(f"malformed report: {exc}") from exc
@@ -329,3 +400,19 @@ def _function_from_dict(d: dict[str, Any]) -> FunctionReport:
         m.modes = [_build(ModeMeasurement, x) for x in d["measurement"].get("modes", [])]
         fn.measurement = m
     return fn
+
+
+def _run_from_dict(d: Any, command: str) -> RunSummary | ProfileSummary | None:
+    if not isinstance(d, dict):
+        return None
+    if command == "profile":
+        return _build(ProfileSummary, d)
+    summary = _build(RunSummary, d)
+    summary.table = [_row_from_dict(r) for r in d.get("table") or []]
+    return summary
+
+
+def _row_from_dict(d: dict[str, Any]) -> RunRow:
+    row = _build(RunRow, d)
+    row.verdict = Verdict(row.verdict)
+    return row

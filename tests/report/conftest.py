@@ -24,6 +24,7 @@ from tfadvisor.model import (
     Measurement,
     ModeMeasurement,
     Report,
+    RunSummary,
     Severity,
     Verdict,
 )
@@ -86,7 +87,7 @@ def make_report(measured: bool = True) -> Report:
         label.traces = 3
         label.retraces = ["x: shape (8,) then (5,) <last partial batch>"]
     return Report(files=files, functions=functions, findings=findings, command="run" if measured else "check",
-                  run={"program": "train.py <args>", "exit_status": 0, "wall_s": 12.5} if measured else None)
+                  run=RunSummary(target="train.py", argv=["<args>"], exit_status=0, wall_s=12.5) if measured else None)
 
 
 @pytest.fixture

@@ -117,7 +117,7 @@ def test_a_failing_cell_is_its_outcome_and_the_functions_come_back(shell) -> Non
     shell.run_cell("def boom(x):\n    raise ValueError('no')\n", store_history=True)
     original = shell.user_ns["boom"]
     result = shell.run_cell("%%tfadvisor_run --quiet\nboom(1)\n", store_history=True)
-    assert result.result.report.run["outcome"] == "exception"
+    assert result.result.report.run.outcome == "exception"
     assert shell.user_ns["boom"] is original
 
 
@@ -132,5 +132,5 @@ def test_run_cell_restores_functions_even_when_interrupted() -> None:
         raise KeyboardInterrupt
 
     report = run_cell(ns, execute, module="nb")
-    assert ns["f"] is original and report.run["outcome"] == "interrupted"
+    assert ns["f"] is original and report.run.outcome == "interrupted"
 

@@ -81,6 +81,29 @@ class MeasuredDecision:
     findings: list[Finding] = field(default_factory=list)
 
 
+# -- functions that were not measured ----------------------------------------------------------
+
+def unmeasured(static: FunctionReport | None, *, decorated: bool, note: str) -> MeasuredDecision:
+    """No replay (``note`` says why): keep the static verdict, but never advise graph mode for what
+    was not measured (``policy.unmeasured_verdict``)."""
+    verdict = policy.unmeasured_verdict(static.verdict if static else None, decorated)
+    reasons = list(static.reasons) if static else []
+    assumptions = list(static.assumptions) if static else []
+    if static is not None and verdict is not static.verdict:
+        assumptions.append(f"not measured ({note}); the static verdict was {static.verdict.value}")
+    else:
+        assumptions.append(f"not measured: {note}")
+    return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
+
+
+def covered(*, decorated: bool, callers: list[str]) -> MeasuredDecision:
+    """Every call runs inside another graph (TF505): its own decorator changes nothing there, so
+    there is no change to advise (the code stays as it is unless a change clearly pays)."""
+    verdict = Verdict.KEEP if decorated else Verdict.LEAVE_EAGER
+    return MeasuredDecision(verdict=verdict, reasons=["TF505"],
+                            assumptions=[f"all calls come from {', '.join(sorted(set(callers)))}"])
+
+
 # -- arithmetic ---------------------------------------------------------------------------------
 
 

@@ -172,7 +172,7 @@ def _run_info(report: Report) -> str:
     if not report.run:
         return ""
     rows = "".join(f"<tr><th scope=row>{_e(label)}</th><td>{_e(value)}</td></tr>"
-                   for label, value in run_facts(report.run))
+                   for label, value in run_facts(report.run.facts()))
     return f'<section id="run"><h2>Run</h2><table class="kv">{rows}</table></section>' if rows else ""
 
 

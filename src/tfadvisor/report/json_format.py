@@ -1,4 +1,4 @@
-"""JSON, schema version 1 (``schema/report.schema.json``): stable, for machines and `tfadvisor report`."""
+"""JSON in the schema `model.SCHEMA_VERSION` names (``schema/report.schema.json``): stable, for machines and `tfadvisor report`."""
 
 from __future__ import annotations
 

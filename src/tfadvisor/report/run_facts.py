@@ -2,7 +2,7 @@
 
 ``Report.run`` keeps machine names and raw numbers (``memory_budget_bytes: 536870912``, ``module:
 false``) because the JSON is for programs; a page is for people, so each fact gets a label and a
-unit here. Keys this module does not know still show, with their name made readable.
+unit here (``RunSummary`` and ``ProfileSummary`` in ``model.py`` say which facts there are).
 """
 
 from __future__ import annotations
@@ -57,23 +57,9 @@ def run_facts(run: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, value with its unit) for each fact worth showing, in the report's order."""
     out: list[tuple[str, str]] = []
     for key, value in run.items():
-        if value is None or value == "" or value == [] or key in _KNOWN and _KNOWN[key] is None:
-            continue
         known = _KNOWN.get(key)
-        if known is not None:
-            label, show = known
-        elif isinstance(value, (dict, list)):
+        if known is None or value is None or value == "" or value == []:
             continue
-        else:
-            label, show = key.removesuffix("_s").removesuffix("_bytes").replace("_", " "), _guess(key)
+        label, show = known
         out.append((label, show(value)))
     return out
-
-
-def _guess(key: str) -> Callable[[Any], str]:
-    """A unit from the key's suffix (``_s`` seconds, ``_bytes``), yes/no for booleans."""
-    if key.endswith("_s"):
-        return lambda v: format_seconds(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
-    if key.endswith("_bytes"):
-        return lambda v: format_bytes(v) if isinstance(v, (int, float)) else str(v)
-    return lambda v: _yes_no(v) if isinstance(v, bool) else str(v)

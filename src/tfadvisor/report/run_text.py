@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console, JustifyMethod
 from rich.table import Table
 
-from tfadvisor.model import Report
+from tfadvisor.model import Report, RunRow, RunSummary
 
 VERDICT_STYLE = {
     "decorate": "bold green", "keep": "green", "reconfigure": "yellow", "undecorate": "magenta",
@@ -26,9 +26,9 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
     buffer = io.StringIO()
     out = Console(file=buffer, force_terminal=color, color_system="standard" if color else None,
                   width=max(width, 130), highlight=False, soft_wrap=False)
-    run = report.run or {}
+    run = report.run if isinstance(report.run, RunSummary) else RunSummary()
     _header(out, run)
-    rows = run.get("table") or []
+    rows = run.table
     if rows:
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
         columns: tuple[tuple[str, JustifyMethod], ...] = (
@@ -38,13 +38,13 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
             table.add_column(name, justify=justify, overflow="fold" if name == "why" else "ellipsis",
                              no_wrap=name != "why", ratio=3 if name == "why" else None)
         for row in rows[:MAX_ROWS]:
-            verdict = row.get("verdict", "")
+            verdict = row.verdict.value
             table.add_row(
-                str(row.get("rank", "")), row.get("qualname", ""), str(row.get("calls", "")),
-                _seconds(row.get("eager_s")), f"{100 * (row.get('share') or 0):.1f}%",
-                _seconds(row.get("projected_s")), _saving(row.get("saved_s"), run.get("wall_s")),
+                str(row.rank), row.qualname, str(row.calls),
+                _seconds(row.eager_s), f"{100 * row.share:.1f}%",
+                _seconds(row.projected_s), _saving(row.saved_s, run.wall_s),
                 f"[{VERDICT_STYLE.get(verdict, '')}]{verdict}[/]" if color else verdict,
-                row.get("why", ""),
+                row.why,
             )
         out.print(table)
         if len(rows) > MAX_ROWS:
@@ -64,34 +64,30 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
     return buffer.getvalue()
 
 
-def _header(out: Console, run: dict[str, Any]) -> None:
-    target = run.get("target", "?")
-    what = f"-m {target}" if run.get("module") else target
-    outcome = run.get("outcome", "ok")
-    status = run.get("exit_status", 0)
-    if outcome == "ok":
+def _header(out: Console, run: RunSummary) -> None:
+    what = f"-m {run.target}" if run.module else run.target or "?"
+    if run.outcome == "ok":
         ended = "ran to the end"
-    elif outcome == "not-found":
-        ended = f"did not start: {run.get('error')}"
-    elif outcome == "interrupted":
+    elif run.outcome == "not-found":
+        ended = f"did not start: {run.error}"
+    elif run.outcome == "interrupted":
         ended = "was interrupted (Ctrl-C)"
     else:
-        ended = f"ended with exit status {status}" + (f": {run.get('error')}" if run.get("error") else "")
-    out.print(f"tfadvisor run {what}: the program {ended} in {run.get('wall_s', 0):.2f} s; "
-              f"{run.get('observed_functions', 0)} functions observed, {run.get('replayed_functions', 0)} replayed "
-              f"in {run.get('replay_s', 0):.1f} s", markup=False, soft_wrap=True)
+        ended = f"ended with exit status {run.exit_status}" + (f": {run.error}" if run.error else "")
+    out.print(f"tfadvisor run {what}: the program {ended} in {run.wall_s:.2f} s; "
+              f"{run.observed_functions} functions observed, {run.replayed_functions} replayed "
+              f"in {run.replay_s:.1f} s", markup=False, soft_wrap=True)
     out.print()
 
 
-def _summary(out: Console, run: dict[str, Any], rows: list[dict[str, Any]]) -> None:
-    advised = [r for r in rows if r.get("advised")]
-    wall = run.get("wall_s") or 0.0
+def _summary(out: Console, run: RunSummary, rows: list[RunRow]) -> None:
+    advised = [r for r in rows if r.advised]
     if not advised:
         out.print("no change advised for this run", markup=False)
         return
-    saved = sum(r.get("saved_s") or 0.0 for r in advised)
-    share = f" ({100 * saved / wall:.0f}% of the run)" if wall else ""
-    names = ", ".join(f"{r['verdict']} {r['qualname']}" for r in advised)
+    saved = sum(r.saved_s or 0.0 for r in advised)
+    share = f" ({100 * saved / run.wall_s:.0f}% of the run)" if run.wall_s else ""
+    names = ", ".join(f"{r.verdict.value} {r.qualname}" for r in advised)
     out.print(f"advised: {names}; projected saving {saved:.2f} s{share}", markup=False, soft_wrap=True)
 
 

@@ -24,6 +24,7 @@ from tfadvisor.model import (
     FunctionReport,
     Measurement,
     ModeMeasurement,
+    ProfileSummary,
     Report,
     Verdict,
 )
@@ -86,7 +87,7 @@ class ProfileResult:
         """A one-function ``Report`` (command ``profile``) for the shared renderers."""
         files = [FileStatus(self.where.path)] if self.where else []
         return Report(files=files, functions=[self.function_report()], findings=list(self.findings),
-                      command="profile", run={"target": self.target, "error_kind": self.error_kind})
+                      command="profile", run=ProfileSummary(self.target, self.error_kind))
 
 
 class Profiler:

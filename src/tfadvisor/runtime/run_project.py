@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfadvisor.advice import policy
+from tfadvisor.advice import measured, policy
 from tfadvisor.advice.measured import Location, MeasuredDecision, break_even_calls, judge
 from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
 from tfadvisor.runtime import signature as sigmod
@@ -241,18 +241,9 @@ def _times(value: float | None, scale: float) -> float | None:
 
 
 def _unmeasured(p: Projection) -> MeasuredDecision:
-    """No replay: keep the static verdict, but never advise graph mode for what was not measured."""
-    static = p.static
-    verdict = policy.unmeasured_verdict(static.verdict if static else None, p.stats.decorated)
-    reasons = list(static.reasons) if static else []
-    assumptions = list(static.assumptions) if static else []
     note = p.skipped or (p.replay.error if p.replay and p.replay.error else "not replayed")
-    if static is not None and verdict is not static.verdict:
-        assumptions.append(f"not measured ({note}); the static verdict was {static.verdict.value}")
-    else:
-        assumptions.append(f"not measured: {note}")
     p.why = note
-    return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
+    return measured.unmeasured(p.static, decorated=p.stats.decorated, note=note)
 
 
 def _why(p: Projection, m: Measurement) -> str:

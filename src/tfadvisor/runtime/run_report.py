@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tfadvisor.model import FileStatus, Finding, Report, Verdict
+from tfadvisor.model import FileStatus, Finding, Report, RunRow, RunSummary, Verdict
 from tfadvisor.paths import display_path
 from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run_project import (
@@ -119,18 +119,18 @@ class RunAnalysis:
         files = list(self.static.files) if self.static else []
         if not files and self.program.outcome != "not-found" and not self.program.is_module:
             files = [FileStatus(display_path(self.program.target))]
-        run: dict[str, Any] = {
+        run = RunSummary(
             **self.program.to_dict(),
-            "observed_functions": len(self.projections),
-            "replayed_functions": self.replayed,
-            "budget_s": self.budget_s,
-            "replay_s": round(self.replay_s, 3),
-            "replay_interrupted": self.interrupted,
-            "memory_budget_bytes": self.observer.memory_budget,
-            "memory_used_bytes": self.observer.memory_used,
-            "projected_saved_s": round(sum(r["saved_s"] or 0.0 for r in rows if r["advised"]), 6),
-            "table": rows,
-        }
+            observed_functions=len(self.projections),
+            replayed_functions=self.replayed,
+            budget_s=self.budget_s,
+            replay_s=round(self.replay_s, 3),
+            replay_interrupted=self.interrupted,
+            memory_budget_bytes=self.observer.memory_budget,
+            memory_used_bytes=self.observer.memory_used,
+            projected_saved_s=round(sum(r.saved_s or 0.0 for r in rows if r.advised), 6),
+            table=rows,
+        )
         findings.sort(key=Finding.sort_key)
         return Report(files=files, functions=functions, findings=findings, command="run", run=run)
 
@@ -143,36 +143,35 @@ class RunAnalysis:
         return [f for f in self.static.findings if f.function == static_fn.id and not f.suppressed]
 
 
-def _row(p: Projection, rank: int, wall: float) -> dict[str, Any]:
+def _row(p: Projection, rank: int, wall: float) -> RunRow:
     """One line of the ranked table (data only; report/run_text.py renders it)."""
     s = p.stats
-    advised = p.verdict.edits_code
-    return {
-        "rank": rank,
-        "id": p.id,
-        "qualname": s.qualname,
-        "calls": s.calls,
-        "uncovered_calls": p.calls,
-        "eager_s": round(s.inclusive_s, 6),
-        "own_s": round(s.own_s, 6),
-        "share": round(s.inclusive_s / wall, 4),
-        "projected_s": None if p.projected_total_s is None else round(p.projected_total_s, 6),
-        "saved_s": None if p.saved_s is None else round(p.saved_s, 6),
-        "verdict": p.verdict.value,
-        "advised": advised,
-        "why": p.why,
-        "decorated": s.decorated,
-        "signatures": len(s.signatures),
-        "traces_observed": s.traces if s.decorated else None,
-        "traced_calls": s.traced_calls,
-        "errors": s.errors,
-        "covered_by": sorted(set(p.covered_by)),
-        "replayed": p.replay is not None,
-        "replay_error": p.replay.error if p.replay else None,
-        "samples": len(s.samples),
-        "as_tensors": as_tensors(p),
-        "retraces": retrace_options(s) if len(s.signatures) > 1 else None,
-    }
+    return RunRow(
+        rank=rank,
+        id=p.id,
+        qualname=s.qualname,
+        calls=s.calls,
+        uncovered_calls=p.calls,
+        eager_s=round(s.inclusive_s, 6),
+        own_s=round(s.own_s, 6),
+        share=round(s.inclusive_s / wall, 4),
+        projected_s=None if p.projected_total_s is None else round(p.projected_total_s, 6),
+        saved_s=None if p.saved_s is None else round(p.saved_s, 6),
+        verdict=p.verdict,
+        advised=p.verdict.edits_code,
+        why=p.why,
+        decorated=s.decorated,
+        signatures=len(s.signatures),
+        traces_observed=s.traces if s.decorated else None,
+        traced_calls=s.traced_calls,
+        errors=s.errors,
+        covered_by=sorted(set(p.covered_by)),
+        replayed=p.replay is not None,
+        replay_error=p.replay.error if p.replay else None,
+        samples=len(s.samples),
+        as_tensors=as_tensors(p),
+        retraces=retrace_options(s) if len(s.signatures) > 1 else None,
+    )
 
 
 def _worth(p: Projection) -> bool:
@@ -186,13 +185,9 @@ def _skip_reason(p: Projection) -> str:
 
 
 def _mark_covered(p: Projection) -> None:
-    from tfadvisor.advice.measured import MeasuredDecision
+    from tfadvisor.advice.measured import covered
 
-    # inside another graph its own decorator changes nothing: no change to advise (policy: the
-    # code stays as it is unless a change clearly pays)
-    verdict = Verdict.KEEP if p.stats.decorated else Verdict.LEAVE_EAGER
-    p.decision = MeasuredDecision(verdict=verdict, reasons=["TF505"],
-                                  assumptions=[f"all calls come from {', '.join(sorted(set(p.covered_by)))}"])
+    p.decision = covered(decorated=p.stats.decorated, callers=p.covered_by)
     p.why = "covered: runs inside " + ", ".join(sorted({c.split('::')[-1] for c in p.covered_by}))
     p.saved_s = 0.0
 
