@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tfadvisor.fix.planner import Options
-from tfadvisor.model import Facts, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+from tfadvisor.model import Facts, Finding, FixInfo, FunctionReport, Measurement, Report, Severity, Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -36,20 +36,19 @@ def function_lines(source: str) -> dict[str, tuple[int, int]]:
     return found
 
 
-def build_report(case: dict[str, Any], source: str, path: str) -> tuple[Report, dict[str, Any]]:
+def build_report(case: dict[str, Any], source: str, path: str) -> Report:
     lines = function_lines(source)
-    functions, raw_functions = [], []
+    functions = []
     for f in case.get("functions", []):
         line, end = lines[f["qualname"]]
         fid = f"{path}::{f['qualname']}"
+        measured = {k: f[k] for k in ("signatures", "xla_equivalent", "as_tensors") if k in f}
         functions.append(FunctionReport(
             id=fid, path=path, qualname=f["qualname"], line=line, end_line=end,
             decorated=f.get("decorated", False), facts=Facts(tensor_params=f.get("tensor_params", [])),
             verdict=Verdict(f["verdict"]), reasons=f.get("reasons", []),
-            confidence=f.get("confidence", "certain")))
-        measured = {k: f[k] for k in ("signatures", "xla_equivalent", "as_tensors") if k in f}
-        if measured:
-            raw_functions.append({"id": fid, "measurement": {"calls": 2, **measured}})
+            confidence=f.get("confidence", "certain"),
+            measurement=Measurement(calls=2, **measured) if measured else None))
     findings = [
         Finding(rule=x["rule"], severity=Severity.WARNING, path=path, line=x["line"], col=x["col"],
                 end_line=x.get("end_line", x["line"]), end_col=x["col"] + 1,
@@ -57,7 +56,7 @@ def build_report(case: dict[str, Any], source: str, path: str) -> tuple[Report, 
                 message=x["rule"], fix=FixInfo(safe=x.get("safe", True), description=f"{x['rule']} fix"))
         for x in case.get("findings", [])
     ]
-    return Report(functions=functions, findings=findings), {"functions": raw_functions}
+    return Report(functions=functions, findings=findings)
 
 
 def load_case(name: str) -> tuple[str, str, dict[str, Any]]:

@@ -14,8 +14,8 @@ def test_fixture(name: str, tmp_path, monkeypatch) -> None:
     before, after, case = load_case(name)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mod.py").write_text(before)
-    report, raw = build_report(case, before, "mod.py")
-    the_plan = plan(report, case_options(case), raw)
+    report = build_report(case, before, "mod.py")
+    the_plan = plan(report, case_options(case))
 
     outcomes = run_plan(the_plan, ["mod.py"], write=True)
     assert (tmp_path / "mod.py").read_text() == after

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tfadvisor.fix.edits import AddDecorator, SetDecoratorOptions, TensorSpecData
 from tfadvisor.fix.planner import Options, input_signature, observed_calls, plan
-from tfadvisor.model import Facts, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+from tfadvisor.model import Facts, Finding, FixInfo, FunctionReport, Measurement, Report, Severity, Verdict
 
 
 def _fn(qualname: str, verdict: Verdict, reasons: list[str], **kw) -> FunctionReport:
@@ -14,20 +14,21 @@ def _fn(qualname: str, verdict: Verdict, reasons: list[str], **kw) -> FunctionRe
 
 
 def test_signature_from_runtime_named_signatures() -> None:
-    calls = observed_calls({"measurement": {"signatures": [
+    calls = observed_calls(Measurement(calls=2, signatures=[
         {"self": ["object", "Model", 1], "x": ["tensor", "float32", [32, 3]], "y": ["tensor", "int64", []]},
         {"self": ["object", "Model", 1], "x": ["tensor", "float32", [7, 3]], "y": ["tensor", "int64", []]},
-    ]}})
+    ]))
     assert input_signature(calls) == (TensorSpecData((None, 3), "float32"), TensorSpecData((), "int64"))
 
 
 def test_no_signature_when_a_python_value_or_variable_or_nesting_was_seen() -> None:
     assert input_signature([[["tensor", "float32", [2]], ["value", "int", "3"]]]) is None
     assert input_signature([[["variable", "float32", [2]]]]) is None
-    assert input_signature(observed_calls({"signatures": [{"batch": ["container", "dict", 1],
-                                                            "batch['x']": ["tensor", "float32", [2]]}]})) is None
-    assert input_signature([["float32[2,3]"], ["int32[2,3]"]]) is None  # dtype changed
-    assert input_signature([["float32[2,3]"], ["float32[2]"]]) == (TensorSpecData(None, "float32"),)  # rank changed
+    assert input_signature(observed_calls(Measurement(calls=1, signatures=[
+        {"batch": ["container", "dict", 1], "batch['x']": ["tensor", "float32", [2]]}]))) is None
+    assert input_signature([[["tensor", "float32", [2, 3]]], [["tensor", "int32", [2, 3]]]]) is None  # dtype changed
+    assert input_signature([[["tensor", "float32", [2, 3]]], [["tensor", "float32", [2]]]]) == (
+        TensorSpecData(None, "float32"),)  # rank changed
     assert input_signature([]) is None
 
 
@@ -35,11 +36,13 @@ def test_reconfigure_uses_signature_when_known_else_reduce_retracing() -> None:
     report = Report(functions=[_fn("a", Verdict.RECONFIGURE, ["TF104"]), _fn("b", Verdict.RECONFIGURE, ["TF104"]),
                                _fn("c", Verdict.RECONFIGURE, ["TF506", "TF601"]),
                                _fn("d", Verdict.RECONFIGURE, ["TF101"]), _fn("e", Verdict.RECONFIGURE, ["TF601"])])
-    raw = {"functions": [{"id": "m.py::a", "signatures": [["float32[4,2]"], ["float32[5,2]"]]},
-                         {"id": "m.py::c", "measurement": {"xla_equivalent": True}},
-                         {"id": "m.py::e", "signatures": [{"x": ["tensor", "float32", [2]], "step": ["value", "int", "1"]},
-                                                          {"x": ["tensor", "float32", [2]], "step": ["value", "int", "2"]}]}]}
-    result = plan(report, Options(), raw)
+    by_id = {f.qualname: f for f in report.functions}
+    by_id["a"].measurement = Measurement(calls=2, signatures=[{"x": ["tensor", "float32", [4, 2]]},
+                                                              {"x": ["tensor", "float32", [5, 2]]}])
+    by_id["c"].measurement = Measurement(calls=2, xla_equivalent=True)
+    by_id["e"].measurement = Measurement(calls=2, signatures=[{"x": ["tensor", "float32", [2]], "step": ["value", "int", "1"]},
+                                                              {"x": ["tensor", "float32", [2]], "step": ["value", "int", "2"]}])
+    result = plan(report, Options())
     edits = {e.qualname: e for e in result.edits["m.py"]}
     assert isinstance(edits["a"], SetDecoratorOptions)
     assert edits["a"].input_signature == (TensorSpecData((None, 2), "float32"),)
@@ -112,13 +115,12 @@ def test_retrace_explained_by_a_python_value_gets_no_reduce_retracing() -> None:
     assert [s.what for s in result.skipped] == ["reconfigure t"]
 
 
-def test_in_memory_measurement_extras_are_read_like_json() -> None:
-    """If model.Measurement gains `signatures`/`xla_equivalent` (proposed), no raw JSON is needed."""
-    from tfadvisor.model import Measurement
-
-    m = Measurement(calls=3)
-    m.signatures = [{"x": ["tensor", "float32", [4, 2]]}, {"x": ["tensor", "float32", [9, 2]]}]  # type: ignore[attr-defined]
-    m.xla_equivalent = True  # type: ignore[attr-defined]
+def test_a_saved_report_is_planned_like_the_one_in_memory() -> None:
+    """fix --from reads the typed Measurement back from JSON: same edit as from the report in memory."""
+    m = Measurement(calls=3, xla_equivalent=True,
+                    signatures=[{"x": ["tensor", "float32", [4, 2]]}, {"x": ["tensor", "float32", [9, 2]]}])
     fn = _fn("f", Verdict.RECONFIGURE, ["TF104", "TF506"], measurement=m)
     [edit] = plan(Report(functions=[fn]), Options()).edits["m.py"]
     assert edit.input_signature == (TensorSpecData((None, 2), "float32"),) and edit.jit_compile is True
+    [again] = plan(Report.from_dict(Report(functions=[fn]).to_dict()), Options()).edits["m.py"]
+    assert again == edit

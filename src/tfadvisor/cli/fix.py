@@ -22,7 +22,7 @@ def _codes(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(c.strip() for v in values for c in v.split(",") if c.strip())
 
 
-def _load_report(path: str) -> tuple[Report, dict]:
+def _load_report(path: str) -> Report:
     try:
         with open(path, encoding="utf-8") as handle:
             raw = json.load(handle)
@@ -31,7 +31,7 @@ def _load_report(path: str) -> tuple[Report, dict]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"{path}: not a JSON report: {str(exc).splitlines()[0]}") from None
     try:
-        return Report.from_dict(raw), raw
+        return Report.from_dict(raw)
     except ReportFormatError as exc:
         raise click.ClickException(f"{path}: {exc}") from None
 
@@ -94,7 +94,7 @@ def _fix_to_fixed_point(outcomes: list[FileOutcome], files: list[str], options,
         if not any(o.written for o in outcomes):
             break
         report = _static_report(files)
-        outcomes = run_plan(plan(report, options, None), files, write=True)
+        outcomes = run_plan(plan(report, options), files, write=True)
         for o in outcomes:
             first = merged.setdefault(o.path, o)
             if first is not o:
@@ -125,11 +125,11 @@ def fix(paths: tuple[str, ...], diff: bool, from_report: str | None, unsafe_fixe
 
     files = list(discover(paths))
     if from_report:
-        report, raw = _load_report(from_report)
+        report = _load_report(from_report)
     else:
-        report, raw = _static_report(files), None
+        report = _static_report(files)
     options = Options(unsafe=unsafe_fixes, select=_codes(select), ignore=_codes(ignore))
-    outcomes = run_plan(plan(report, options, raw), files, write=not diff)
+    outcomes = run_plan(plan(report, options), files, write=not diff)
     if not diff and not from_report:
         outcomes, report = _fix_to_fixed_point(outcomes, files, options, report)
     if diff:

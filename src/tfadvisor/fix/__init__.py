@@ -2,8 +2,8 @@
 
 Public API (no TensorFlow import anywhere here):
 
-- ``plan(report, Options(unsafe=..., select=..., ignore=...), raw=None) -> Plan``: which edits each
-  file gets (``raw`` is the report's JSON, for the call signatures ``run`` observed);
+- ``plan(report, Options(unsafe=..., select=..., ignore=...)) -> Plan``: which edits each file
+  gets (a `run` report's ``Measurement`` carries the call signatures it observed);
 - ``run_plan(plan, paths, write=True) -> list[FileOutcome]``: apply them to the named files only;
 - ``apply_edits(code, edits) -> TransformResult`` and ``fix_notebook(text, edits)`` for one text;
 - ``unified_diff(outcome)`` for review.

@@ -32,7 +32,7 @@ from tfadvisor.fix.edits import (
     Skipped,
     TensorSpecData,
 )
-from tfadvisor.model import Finding, FunctionReport, Report, Verdict, local_id
+from tfadvisor.model import Finding, FunctionReport, Measurement, Report, Verdict, local_id
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
 SHAPE_RETRACE_REASONS = ("TF104", "TF601")  # retracing that reduce_retracing can cure
@@ -72,28 +72,20 @@ class Plan:
         self.edits.setdefault(path, []).append(edit)
 
 
-def plan(report: Report, options: Options | None = None, raw: dict[str, Any] | None = None) -> Plan:
-    """Edits for every file of ``report``. ``raw`` is the report's JSON (for ``run``'s signatures)."""
+def plan(report: Report, options: Options | None = None) -> Plan:
+    """Edits for every file of ``report`` (a measured report's ``Measurement`` carries what ``run``
+    observed: argument signatures, XLA equivalence, numbers to pass as tensors)."""
     options = options or Options()
-    raw_functions = {f.get("id"): f for f in (raw or {}).get("functions", []) if isinstance(f, dict)}
     result = Plan()
     for fn in report.functions:
-        _plan_verdict(fn, raw_functions.get(fn.id) or _measured_extras(fn), options, result)
+        _plan_verdict(fn, options, result)
     functions = {fn.id: fn for fn in report.functions}
     for finding in report.findings:
         _plan_finding(finding, functions.get(finding.function or ""), options, result)
     return result
 
 
-def _measured_extras(fn: FunctionReport) -> dict[str, Any] | None:
-    """``signatures``/``xla_equivalent`` when model.Measurement carries them (proposed fields), so a
-    Report built in memory works like its JSON."""
-    m = fn.measurement
-    extras = {k: getattr(m, k) for k in ("signatures", "xla_equivalent", "as_tensors") if getattr(m, k, None) is not None}
-    return {"id": fn.id, "measurement": extras} if extras else None
-
-
-def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> None:
+def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
     verdict = Verdict(fn.verdict)
     codes = [verdict.value, *fn.reasons]
     if not verdict.edits_code or not options.wants(codes):
@@ -108,18 +100,18 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
     if verdict is Verdict.DECORATE:
         if fn.decorated:
             return
-        jit = _jit_compile(fn, raw_fn, options, out)
-        retrace = _retrace_options(fn, raw_fn)
+        jit = _jit_compile(fn, options, out)
+        retrace = _retrace_options(fn)
         out.add(fn.path, AddDecorator(**common, jit_compile=jit, description=f"add @tf.function to {name}",
                                       **(retrace if isinstance(retrace, dict) else {})))
     elif verdict is Verdict.UNDECORATE:
         if fn.decorated:
             out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {name}"))
     else:
-        jit = _jit_compile(fn, raw_fn, options, out)
-        retrace = _retrace_options(fn, raw_fn)
+        jit = _jit_compile(fn, options, out)
+        retrace = _retrace_options(fn)
         if isinstance(retrace, str):
-            tensors = _as_tensors(raw_fn)
+            tensors = _as_tensors(fn.measurement)
             if tensors and fn.decorated:
                 names = ", ".join(f"`{name}`" for name, _ in tensors)
                 out.add(fn.path, PassAsTensors(**common, arguments=tensors,
@@ -135,7 +127,7 @@ def _plan_verdict(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Op
         out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {name}"))
 
 
-def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Options, out: Plan) -> bool | None:
+def _jit_compile(fn: FunctionReport, options: Options, out: Plan) -> bool | None:
     """``True`` when TF506 asks for XLA and its results are known to match (or unsafe fixes are on).
 
     XLA may change results, not only speed: on examples/preprocessing.py, stateless random image
@@ -145,8 +137,7 @@ def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Opt
     """
     if not any(r in XLA_REASONS for r in fn.reasons):
         return None
-    measurement = (raw_fn or {}).get("measurement") or {}
-    if measurement.get("xla_equivalent") is True or options.unsafe:
+    if (fn.measurement is not None and fn.measurement.xla_equivalent is True) or options.unsafe:
         return True
     out.skipped.append(Skipped(fn.path, f"jit_compile=True on {local_id(fn.id)}",
                                "XLA results were not checked against eager (XLA can change random streams "
@@ -154,13 +145,13 @@ def _jit_compile(fn: FunctionReport, raw_fn: dict[str, Any] | None, options: Opt
     return None
 
 
-def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[str, Any] | str:
+def _retrace_options(fn: FunctionReport) -> dict[str, Any] | str:
     """Options against retracing, or the reason none helps. ``reduce_retracing`` only generalises
     shapes: a Python value that changes still traces anew (measured on TF 2.21: 10 ints, 10 traces
     with or without it), so Python-argument retracing (TF101/TF503) gets no option edit."""
     if not any(r in RETRACE_REASONS for r in fn.reasons):
         return {}
-    calls = observed_calls(raw_fn)
+    calls = observed_calls(fn.measurement)
     signature = input_signature(calls)
     if signature is not None:
         return {"input_signature": signature}
@@ -171,11 +162,9 @@ def _retrace_options(fn: FunctionReport, raw_fn: dict[str, Any] | None) -> dict[
     return {"reduce_retracing": True}
 
 
-def _as_tensors(raw_fn: dict[str, Any] | None) -> tuple[tuple[str, str], ...]:
+def _as_tensors(m: Measurement | None) -> tuple[tuple[str, str], ...]:
     """(parameter, dtype) pairs ``run`` replayed as tensors with one trace and the same results."""
-    found = ((raw_fn or {}).get("measurement") or {}).get("as_tensors") or {}
-    if not isinstance(found, dict):
-        return ()
+    found = (m.as_tensors if m is not None else None) or {}
     return tuple((name, dtype) for name, dtype in sorted(found.items())
                  if isinstance(name, str) and name.isidentifier() and dtype in DTYPES)
 
@@ -222,30 +211,11 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
 
 # -- observed signatures -----------------------------------------------------------------------
 
-def observed_calls(raw_fn: dict[str, Any] | None) -> list[list[Any]]:
-    """The argument lists ``run`` observed for one function, from its JSON entry.
-
-    Looked for as ``signatures`` (or ``observed_signatures``) on the function or on its
-    ``measurement``. A call is a list of argument descriptions, ``{"args": [...]}``, or a named
-    signature as ``tfadvisor.runtime.signature`` writes it (``{"x": ["tensor", "float32", [32, 3]],
-    "step": ["value", "int", "3"]}``; a leading ``self``/``cls`` object is dropped). An argument is
-    ``{"dtype": ..., "shape": [...]}``, ``["tensor", dtype, shape]`` or ``"float32[32,3]"``.
-    """
-    if not raw_fn:
-        return []
-    found = None
-    for holder in (raw_fn, raw_fn.get("measurement")):
-        if isinstance(holder, dict):
-            found = found or holder.get("signatures") or holder.get("observed_signatures")
-    calls: list[list[Any]] = []
-    for call in found or []:
-        if isinstance(call, dict) and isinstance(call.get("args", call.get("arguments")), list):
-            call = call.get("args", call.get("arguments"))
-        elif isinstance(call, dict):
-            call = _named_call(call)
-        if isinstance(call, list):
-            calls.append(call)
-    return calls
+def observed_calls(m: Measurement | None) -> list[list[Any]]:
+    """The argument lists ``run`` observed for one function: ``Measurement.signatures`` in
+    ``tfadvisor.runtime.signature``'s named form (``{"x": ["tensor", "float32", [32, 3]], "step":
+    ["value", "int", "3"]}``), a leading ``self``/``cls`` object dropped."""
+    return [_named_call(call) for call in (m.signatures if m is not None else None) or [] if isinstance(call, dict)]
 
 
 def _named_call(named: dict[str, Any]) -> list[Any]:
@@ -258,23 +228,11 @@ def _named_call(named: dict[str, Any]) -> list[Any]:
 
 
 def _spec(arg: Any) -> tuple[str, tuple[int | None, ...] | None] | None:
-    """(dtype, shape) of a tensor argument description, None for anything else."""
-    if isinstance(arg, dict):
-        if arg.get("kind", "tensor") not in ("tensor", "Tensor", "EagerTensor"):
-            return None
-        dtype, shape = arg.get("dtype"), arg.get("shape")
-    elif isinstance(arg, list) and len(arg) == 3 and arg[0] == "tensor":  # runtime.signature leaf
-        _, dtype, shape = arg
-    elif isinstance(arg, str) and "[" in arg and arg.endswith("]"):  # "float32[32,3]"
-        dtype, _, dims = arg[:-1].partition("[")
-        try:
-            shape = [None if d.strip() in ("None", "?") else int(d) for d in dims.split(",")] if dims.strip() else []
-        except ValueError:
-            return None
-    else:
-        return None  # Python values, variables (a TensorSpec would read them), objects
-    if isinstance(dtype, str):
-        dtype = dtype.removeprefix("tf.").removeprefix("<dtype: '").removesuffix("'>")
+    """(dtype, shape) of a tensor argument (``["tensor", dtype, shape]``), None for anything else
+    (Python values, variables: a TensorSpec would read them, objects)."""
+    if not (isinstance(arg, list) and len(arg) == 3 and arg[0] == "tensor"):
+        return None
+    _, dtype, shape = arg
     if dtype not in DTYPES:
         return None
     if shape is None:
