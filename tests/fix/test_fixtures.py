@@ -31,10 +31,25 @@ def test_fixture(name: str, tmp_path, monkeypatch) -> None:
 
 
 def test_every_rule_with_an_edit_has_a_fixture() -> None:
-    from tfadvisor.fix.planner import RULE_EDITS
+    from tfadvisor.fix.edits import RULE_EDITS
 
     names = case_names()
     for rule in RULE_EDITS:
         assert any(n.startswith(f"rule_{rule}") for n in names), rule
     for kind in ("decorate", "undecorate", "reconfigure"):
         assert any(n.startswith(kind) for n in names), kind
+
+
+def test_fix_is_declared_by_the_rule_and_carried_out_as_declared() -> None:
+    """A rule says whether its findings are fixed, how safely and by what (an edit at the line, or
+    the verdict's decorator edit); the planner has an edit exactly for the rules that say "edit"."""
+    from tfadvisor.fix.edits import RULE_EDITS
+    from tfadvisor.fix.planner import RETRACE_REASONS, XLA_REASONS
+    from tfadvisor.rules import registry
+
+    rules = registry()
+    by_edit = {code for code, rule in rules.items() if rule.fix != "none" and rule.fix_by == "edit"}
+    by_verdict = {code for code, rule in rules.items() if rule.fix != "none" and rule.fix_by == "verdict"}
+    assert set(RULE_EDITS) == by_edit
+    assert by_verdict <= set(RETRACE_REASONS + XLA_REASONS)
+    assert all(rules[code].fix_description for code in by_edit | by_verdict)

@@ -78,7 +78,7 @@ def test_findings_need_a_fix_and_advice_findings_are_left_to_verdicts() -> None:
 
     report = Report(functions=[_fn("a", Verdict.KEEP, [])],
                     findings=[finding("TF201", True), finding("TF201", True, suppressed=True), finding("TF202", None),
-                              finding("TF501", True), finding("TF402", True), finding("TF307", False)])
+                              finding("TF506", False), finding("TF402", True), finding("TF307", False)])
     result = plan(report, Options())
     assert [e.origin for e in result.edits["m.py"]] == ["TF201"]
     assert [e.location.def_offset for e in result.edits["m.py"]] == [1]

@@ -9,6 +9,7 @@ as ``TF201``), the codes behind it (``reasons``) and whether it is safe (behavio
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -131,8 +132,9 @@ class Location:
 
 @dataclass(frozen=True)
 class RuleEdit(Edit):
-    """A fix that comes from one finding of one rule."""
+    """A fix that comes from one finding of one rule (``rule``: its code; its safety is the rule's)."""
 
+    rule: ClassVar[str]
     location: Location = field(default_factory=lambda: Location(0, 0, 0))
 
     @property
@@ -145,6 +147,8 @@ class RuleEdit(Edit):
 class PrintToTfPrint(RuleEdit):
     """TF201: ``print(...)`` in graph code runs once per trace; ``tf.print`` runs on every call."""
 
+    rule = "TF201"
+
 
 @dataclass(frozen=True)
 class RangeToTfRange(RuleEdit):
@@ -154,12 +158,19 @@ class RangeToTfRange(RuleEdit):
     rewrite is refused unless every argument of ``range`` is one of them or a ``tf.*`` call.
     """
 
+    rule = "TF307"
     tensor_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class DisableRunEagerly(RuleEdit):
     """TF405: ``tf.config.run_functions_eagerly(True)`` left on: set it to ``False``."""
+
+    rule = "TF405"
+
+
+# rule code -> the edit that fixes its findings (rules with ``fix_by = "edit"``)
+RULE_EDITS: dict[str, type[RuleEdit]] = {e.rule: e for e in (PrintToTfPrint, RangeToTfRange, DisableRunEagerly)}
 
 
 @dataclass

@@ -19,30 +19,23 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tfadvisor.fix.edits import (
+    RULE_EDITS,
     AddDecorator,
-    DisableRunEagerly,
     Edit,
     Location,
     PassAsTensors,
-    PrintToTfPrint,
     RangeToTfRange,
     RemoveDecorator,
-    RuleEdit,
     SetDecoratorOptions,
     Skipped,
     TensorSpecData,
 )
 from tfadvisor.model import Finding, FunctionReport, Measurement, Report, Verdict, local_id
+from tfadvisor.rules import get_rule
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
 SHAPE_RETRACE_REASONS = ("TF104", "TF601")  # retracing that reduce_retracing can cure
 XLA_REASONS = ("TF506",)
-VERDICT_RULE_PREFIX = "TF5"  # TF5xx findings restate verdicts; verdict edits carry them out
-RULE_EDITS: dict[str, type[RuleEdit]] = {
-    "TF201": PrintToTfPrint,
-    "TF307": RangeToTfRange,
-    "TF405": DisableRunEagerly,
-}
 DTYPES = {"float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
           "uint16", "uint32", "uint64", "bool", "string", "complex64", "complex128"}
 
@@ -187,8 +180,9 @@ def _python_values_vary(calls: list[list[Any]]) -> bool:
 def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options, out: Plan) -> None:
     if finding.suppressed or finding.fix is None or not options.wants([finding.rule]):
         return
-    if finding.rule.startswith(VERDICT_RULE_PREFIX):
-        return  # decoration advice: the function's verdict edit applies it
+    rule = get_rule(finding.rule)
+    if rule is not None and rule.fix_by == "verdict":
+        return  # the function's verdict edit carries it out (decorator options)
     what = f"{finding.rule} at line {finding.line}" + (f" in {local_id(fn.id)}" if fn else "")
     kind = RULE_EDITS.get(finding.rule)
     if kind is None:

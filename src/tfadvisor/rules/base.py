@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 Scope = Literal["graph", "always", "decorated", "project", "advice", "runtime"]
 FixSafety = Literal["none", "safe", "unsafe"]
+# How `fix` carries a rule's fix out: "edit", a rewrite at the finding's line (one ``RuleEdit`` in
+# ``fix/edits.py`` names the rule); "verdict", the function's verdict edit (decorator options).
+FixBy = Literal["edit", "verdict"]
 
 
 class Rule:
@@ -47,6 +50,7 @@ class Rule:
     good: ClassVar[tuple[str, ...]]
     fix: ClassVar[FixSafety] = "none"
     fix_description: ClassVar[str] = ""
+    fix_by: ClassVar[FixBy] = "edit"
     scope: ClassVar[Scope] = "graph"
     # Whether a hit in a callee is a hazard of its callers too (a print is; recursion is not: a
     # recursive helper over Python structures runs fine at trace time inside its caller's graph).

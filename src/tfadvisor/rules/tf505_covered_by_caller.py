@@ -76,5 +76,5 @@ def forward(x, w):
 y = dense(tf.ones([2, 4]), tf.ones([4, 4]))
 """,
     )
-    fix = "safe"
-    fix_description = "remove the inner @tf.function: its callers already run it as part of their graphs"
+    # no edit: inside its callers' graphs the inner decorator changes nothing, and the code stays as
+    # it is unless a change clearly pays (docs/decisions/0012-measured-policy.md)
