@@ -123,12 +123,15 @@ def test_keras_train_step_creates_variables_once_per_mode(profiler):
 
 
 def test_text_report_shows_a_row_per_mode_and_the_verdict(small_ops):
-    from tfadvisor.cli.profile import render_text
+    from tfadvisor.model import Report
+    from tfadvisor.report import render
 
-    text = render_text(small_ops)
+    text = render(small_ops.report(), "text")
     for label in ("eager", "tf.function", "jit_compile", "break-even after", "verdict: decorate"):
         assert label in text
     assert "\x1b[" not in text  # no colour codes in a file
+    # a saved profile report renders the same again (tfadvisor report FILE)
+    assert render(Report.from_dict(small_ops.report().to_dict()), "text") == text
 
 
 def test_profile_many_shares_one_worker_and_reports_progress(profiler):

@@ -1,7 +1,8 @@
 """`tfadvisor profile MODULE:FUNCTION --calls MODULE:FACTORY`: measure one function, eager against graph.
 
 The measurement runs in a child process (``tfadvisor.runtime``); this module only parses the
-command line, shows progress and renders the result. Exit status: 0 measured, 1 the function
+command line, shows progress and hands the report to a renderer (``report/profile_text.py``
+for text). Exit status: 0 measured, 1 the function
 could not be measured (raised eagerly, timed out, exhausted memory, killed its process),
 2 bad input (a MODULE:NAME that does not resolve), 130 interrupted (Ctrl-C; what was measured is
 still reported).
@@ -9,7 +10,6 @@ still reported).
 
 from __future__ import annotations
 
-import io
 import sys
 
 import click
@@ -75,15 +75,10 @@ def profile(target: str, calls: str, fresh: str | None, observe: str | None, tim
     if result.error_kind == "resolve":
         _fail(result.measurement.error.split(": ", 2)[-1] if result.measurement.error else "cannot resolve", 2)
 
-    if fmt == "text":
-        if output:
-            emit(render_text(result, color=False), output)
-        else:
-            render_to(ui.console(), result)
-    else:
-        from tfadvisor.report import render
+    from tfadvisor.report import render
 
-        emit(render(result.report(), fmt), output)
+    color = fmt == "text" and output is None and ui.console().is_terminal
+    emit(render(result.report(), fmt, color=color), output)
     if result.error_kind == "interrupted":
         click.echo("tfadvisor profile: interrupted; reported what was measured", err=True)
         sys.exit(130)
@@ -100,75 +95,3 @@ def _exists(path: str) -> bool:
 def _fail(message: str, status: int) -> None:
     click.echo(f"tfadvisor profile: {message}", err=True)
     sys.exit(status)
-
-
-def render_text(result, *, color: bool = False, width: int = 100) -> str:
-    """The text report as a string (for --output and tests)."""
-    from rich.console import Console
-
-    buffer = io.StringIO()
-    render_to(Console(file=buffer, width=width, color_system="standard" if color else None, highlight=False,
-                      soft_wrap=False), result)
-    return buffer.getvalue()
-
-
-def render_to(console, result) -> None:
-    """A table per mode, then the numbers that decide, the verdict and why."""
-    from rich.table import Table
-
-    m = result.measurement
-    title = result.function_id
-    console.print(f"[bold]{title}[/bold]" + (" (tf.function)" if result.decorated else ""))
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    for col, justify in (("mode", "left"), ("first call", "right"), ("per call", "right"), ("IQR", "right"),
-                         ("rounds", "right"), ("outliers", "right"), ("traces", "right"), ("status", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    labels = {"eager": "eager", "graph": "tf.function", "xla": "jit_compile"}
-    for mm in m.modes:
-        table.add_row(labels.get(mm.mode, mm.mode), _ms(mm.first_call_s), _ms(mm.per_call_s), _ms(mm.iqr_s),
-                      str(mm.rounds or "-"), str(mm.outliers) if mm.rounds else "-",
-                      "-" if mm.traces is None else str(mm.traces),
-                      "ok" if not mm.error else f"[red]{_escape(mm.error[:70])}[/red]")
-    console.print(table)
-    console.print()
-    if m.eager_s and m.graph_s:
-        console.print(f"graph speed-up per call: [bold]{m.eager_s / m.graph_s:.2f}x[/bold]"
-                      + (f"   XLA: {m.eager_s / m.xla_s:.2f}x" if m.xla_s else ""))
-    if m.trace_s is not None:
-        console.print(f"trace + compile (first call overhead): {_ms(m.trace_s)}")
-    if m.break_even_calls is not None:
-        console.print(f"break-even after {m.break_even_calls:.0f} calls")
-    elif m.eager_s and m.graph_s:
-        console.print("break-even: never (graph mode is not faster per call)")
-    if m.saved_s is not None:
-        word = "saved" if m.saved_s >= 0 else "lost"
-        interval = m.saved_interval_s or [m.saved_s, m.saved_s]
-        console.print(f"time {word} over {m.calls} calls: {abs(m.saved_s) * 1e3:.1f} ms "
-                      f"(interval {interval[0] * 1e3:.1f} .. {interval[1] * 1e3:.1f} ms)")
-    if m.equivalent is not None:
-        console.print("results match eager: " + ("yes" if m.equivalent else "[red]no[/red]"))
-    for line in m.retraces[:5]:
-        console.print(f"  retrace: {_escape(line)}")
-    if m.error:
-        console.print(f"[red]not measured completely: {_escape(m.error)}[/red]")
-    console.print()
-    reasons = ", ".join(result.reasons) or "-"
-    console.print(f"verdict: [bold]{result.verdict}[/bold]  (reasons: {reasons}; {result.confidence})")
-    for assumption in result.assumptions:
-        console.print(f"  assumes: {_escape(assumption)}")
-    for f in result.findings:
-        console.print(f"  {f.rule} {f.severity}: {_escape(f.message)}")
-
-
-def _ms(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    return f"{seconds * 1e3:.3g} ms"
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)

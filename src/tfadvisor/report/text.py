@@ -21,15 +21,13 @@ VERDICT_STYLE = {
     Verdict.UNDECORATE: "magenta", Verdict.FIX_FIRST: "bold red", Verdict.LEAVE_EAGER: "dim",
 }
 SEVERITY_STYLE = {"error": "red", "warning": "yellow", "info": "cyan"}
+OWN_VIEWS = {"run": "tfadvisor.report.run_text", "profile": "tfadvisor.report.profile_text"}
 
 
 def render(report: Report, *, color: bool = False, verbose: bool = False, show_suppressed: bool = False,
            width: int = 100, **_: Any) -> str:
-    if report.command == "run":
-        try:  # `run` reports have their own ranked table (report/run_text.py)
-            return importlib.import_module("tfadvisor.report.run_text").render(report, color=color, width=width)
-        except ModuleNotFoundError:
-            pass
+    if report.command in OWN_VIEWS:  # `run` ranks a table, `profile` shows one function's modes
+        return importlib.import_module(OWN_VIEWS[report.command]).render(report, color=color, width=width)
     buffer = io.StringIO()
     out = Console(file=buffer, force_terminal=color, color_system="standard" if color else None,
                   width=width, highlight=False, soft_wrap=True)
