@@ -11,9 +11,11 @@ Exit status: the program's own (0 when it ran to the end), 2 for tfadvisor usage
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+from typing import Any
 
 import click
 
@@ -84,73 +86,48 @@ def run(module: str | None, project: str | None, budget: float, memory_budget: s
 def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float,
             memory_budget: int, fmt: str, output: str | None, quiet: bool) -> int:
     """The whole command; returns the exit status. Kept apart from click so tests can call it."""
+    from tfadvisor.measure import RunHooks, measure_program
+    from tfadvisor.model import Report
     from tfadvisor.report import render
     from tfadvisor.report.output import emit, write_atomic
-    from tfadvisor.runtime.run_report import RunAnalysis
-    from tfadvisor.runtime.session import Terminated, _restore_sigterm, project_root, run_program
-    from tfadvisor.runtime.session import _handle_sigterm as _sigterm_raises
     from tfadvisor.ui import console, err_console, progress
 
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         click.echo(f"tfadvisor: --output: folder of {output!r} does not exist", err=True)
         return EXIT_USAGE
-    root = project_root(target, is_module, project)
-    static = _static_report(root)
-    def hard_exit(program, observer) -> None:  # os._exit: report what ran
+    errors = err_console(quiet=quiet)
+
+    def save(report: Report) -> None:
         if output:
             try:
-                write_atomic(output, render(RunAnalysis(program, observer, static, budget_s).report(), fmt, color=False))
-            except Exception:
+                write_atomic(output, render(report, fmt, color=False))
+            except Exception:  # the last report is written below; a failed checkpoint loses nothing yet
                 pass
 
-    program, observer = run_program(target, args, is_module=is_module, project=project, memory_budget=memory_budget,
-                                    on_hard_exit=hard_exit)
-    errors = err_console(quiet=quiet)
-    if program.outcome == "not-found":
-        click.echo(f"tfadvisor: {program.error}", err=True)
-    elif program.outcome != "ok":
-        errors.print(f"tfadvisor: the program ended with exit status {program.exit_status}"
-                     + (f" ({program.error})" if program.error else "") + "; reporting what ran", markup=False)
+    def ended(outcome: str, status: int, error: str | None) -> None:
+        if outcome == "not-found":
+            click.echo(f"tfadvisor: {error}", err=True)
+        elif outcome != "ok":
+            errors.print(f"tfadvisor: the program ended with exit status {status}"
+                         + (f" ({error})" if error else "") + "; reporting what ran", markup=False)
 
-    analysis = RunAnalysis(program, observer, static, budget_s)
+    with contextlib.ExitStack() as replaying:
+        bars: list[Any] = []  # drawn from the first replayed function on: never over the program's own output
+
+        def advance(done: int, total: int, name: str) -> None:
+            if not bars:
+                bars.append(replaying.enter_context(progress("replaying", quiet=quiet)))
+            bars[0].update(description=f"replaying {name}", total=total)
+            bars[0].advance(done - bars[0].completed)
+
+        result = measure_program(target, args, is_module=is_module, project=project, budget_s=budget_s,
+                                 memory_budget=memory_budget, hooks=RunHooks(saved=save, ended=ended, progress=advance))
     color = fmt == "text" and output is None and console().is_terminal
-
-    def save() -> None:
-        if output:
-            write_atomic(output, render(analysis.report(), fmt, color=False))
-
-    save()  # a report exists even if replay crashes the process
-    if program.outcome not in ("not-found", "terminated") and observer.observed():
-        previous = _sigterm_raises()
-        try:
-            with progress("replaying", quiet=quiet) as bar:
-                def advance(done: int, total: int, name: str) -> None:
-                    bar.update(description=f"replaying {name}", total=total)
-                    bar.advance(done - bar.completed)
-
-                analysis.analyse(progress=advance, checkpoint=save)
-        except Terminated:
-            analysis.interrupted = True
-            program.exit_status = program.exit_status or 143
-        finally:
-            _restore_sigterm(previous)
-    report = analysis.report()
-    text = render(report, fmt, color=color)
+    text = render(result.report, fmt, color=color)
     if output:
         write_atomic(output, text)
         if not quiet:
             errors.print(f"tfadvisor: report written to {output}", markup=False)
     elif not (quiet and fmt == "text"):
         emit(text, None)
-    return program.exit_status
-
-
-def _static_report(root: str):
-    """``check`` over the project (never imports it); None if the analysis cannot run."""
-    try:
-        from tfadvisor.check import check_paths
-        from tfadvisor.config import find_config, load_config
-
-        return check_paths([root], config=load_config(find_config(root)), jobs=1)
-    except Exception:  # static facts are a bonus for `run`; the measurements stand alone
-        return None
+    return result.exit_status

@@ -1,0 +1,82 @@
+"""`run` as a library call: run a program once, observed, replay what matters, return the report.
+
+``tfadvisor run`` (``cli/run.py``) adds only what a terminal needs on top of this (a progress bar,
+messages, where the report goes); a script or a notebook can call ``measure_program`` (or
+``tfadvisor.run``) and get the same ``Report``. Importing this module imports no TensorFlow: the
+observed program does, when it runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tfadvisor.model import Report
+from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
+
+DEFAULT_BUDGET_S = 120.0
+
+
+@dataclass
+class RunHooks:
+    """Where a caller follows a long run. Every hook is optional and must not raise."""
+
+    # A report as it stands: before replay, after each replayed function, and from a program that
+    # ends the process itself (os._exit, fatal signal): write it somewhere so nothing is lost.
+    saved: Callable[[Report], None] | None = None
+    ended: Callable[[str, int, str | None], None] | None = None  # outcome, exit status, error; before replay
+    progress: Callable[[int, int, str], None] | None = None  # replayed so far, to replay, function name
+
+
+@dataclass
+class RunResult:
+    report: Report
+    exit_status: int  # the program's own (0 when it ran to the end; 143 after SIGTERM)
+
+
+def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = False, project: str | None = None,
+                    budget_s: float = DEFAULT_BUDGET_S, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                    hooks: RunHooks | None = None) -> RunResult:
+    """Run ``target`` (a script path, or a module with ``is_module``) with ``args`` as Python would,
+    observing the project's functions (``project``: their folder; default the script's), then
+    replay and measure within ``budget_s`` seconds. Never raises for what the program does."""
+    from tfadvisor.runtime.run_report import RunAnalysis
+    from tfadvisor.runtime.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
+
+    hooks = hooks or RunHooks()
+    static = _static_report(project_root(target, is_module, project))
+
+    def save(analysis: RunAnalysis) -> None:
+        if hooks.saved:
+            hooks.saved(analysis.report())
+
+    def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
+        save(RunAnalysis(program, observer, static, budget_s))
+
+    program, observer = run_program(target, list(args), is_module=is_module, project=project,
+                                    memory_budget=memory_budget, on_hard_exit=hard_exit)
+    if hooks.ended:
+        hooks.ended(program.outcome, program.exit_status, program.error)
+    analysis = RunAnalysis(program, observer, static, budget_s)
+    save(analysis)  # a report exists even if replay crashes the process
+    if program.outcome not in ("not-found", "terminated") and observer.observed():
+        previous = _handle_sigterm()
+        try:
+            analysis.analyse(progress=hooks.progress, checkpoint=lambda: save(analysis))
+        except Terminated:
+            analysis.interrupted = True
+            program.exit_status = program.exit_status or 143
+        finally:
+            _restore_sigterm(previous)
+    return RunResult(analysis.report(), program.exit_status)
+
+
+def _static_report(root: str) -> Report | None:
+    """``check`` over the project (never imports it); None if the analysis cannot run."""
+    try:
+        from tfadvisor.check import check_paths
+        from tfadvisor.config import find_config, load_config
+
+        return check_paths([root], config=load_config(find_config(root)), jobs=1)
+    except Exception:  # static facts are a bonus for `run`; the measurements stand alone
+        return None
