@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from functools import cached_property
-from typing import Any
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.imports import ImportMap
@@ -40,7 +39,6 @@ class ScopeContext:
         self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
         self.datasets: set[str] = set()  # names bound to a tf.data pipeline: iterating one gives tensors
         self._kinds_seen: dict[str, set[str]] = {}
-        self.memo: dict[str, Any] = {}  # per-scope results that several passes ask for
         self.instances: dict[str, str] = {}  # name -> the class (as written) it was made from
         self.aliases: dict[str, ast.expr] = {}  # name -> the name or attribute it was bound to
         # Names bound to a tensor on one path and a Python value on another (``dim = x.shape[-1]``

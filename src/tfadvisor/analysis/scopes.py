@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, overload
 
 N = TypeVar("N", bound=ast.AST)
+T = TypeVar("T")
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -62,6 +64,14 @@ class Scope:
     parent: Scope | None = None
     by_type: dict[type, list[ast.AST]] = field(default_factory=lambda: defaultdict(list))
     children: list[Scope] = field(default_factory=list)
+    # Results computed once for this scope and shared by key (the module scope's: once per module)
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    def cached(self, key: str, build: Callable[[], T]) -> T:
+        """``build()`` the first time ``key`` is asked for in this scope, its result after that."""
+        if key not in self.memo:
+            self.memo[key] = build()
+        return self.memo[key]
 
     @property
     def is_module(self) -> bool:

@@ -71,9 +71,9 @@ def module_containers(module: Scope) -> frozenset[str]:
 def mutations(ctx: ScopeContext) -> list[tuple[ast.AST, str]]:
     """(node, what it changes) for every change of outliving Python state in this scope (computed
     once per scope: the facts and TF202 both ask)."""
-    cached = ctx.memo.get("mutations")
+    cached = ctx.scope.memo.get("mutations")
     if cached is None:
-        cached = ctx.memo["mutations"] = list(_mutations(ctx))
+        cached = ctx.scope.memo["mutations"] = list(_mutations(ctx))
     return cached
 
 
@@ -142,11 +142,11 @@ def guarded_nodes(ctx: ScopeContext) -> set[int]:
     """Ids of nodes that run once, not per call: under a create-once guard (``if self.v is None:``,
     ``if not self.built:``) or lifted out of the graph by ``with tf.init_scope():``. Computed
     once per scope (facts, call sites and rules all ask)."""
-    cached: set[int] | None = ctx.memo.get("guarded")
+    cached: set[int] | None = ctx.scope.memo.get("guarded")
     if cached is not None:
         return cached
     out: set[int] = set()
-    ctx.memo["guarded"] = out
+    ctx.scope.memo["guarded"] = out
     for node in ctx.scope.nodes(ast.If):
         if is_create_once_guard(node.test):
             for stmt in node.body:

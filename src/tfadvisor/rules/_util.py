@@ -60,11 +60,8 @@ def likely_tensor(ctx: ScopeContext, node: ast.AST, iterable: bool = False) -> t
 
 def _rebound(ctx: ScopeContext) -> frozenset[str]:
     """Names assigned somewhere in this function (parameters included)."""
-    cached = getattr(ctx, "_rebound_names", None)
-    if cached is None:
-        cached = frozenset(n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store))
-        ctx._rebound_names = cached  # type: ignore[attr-defined]
-    return cached
+    return ctx.scope.cached("rebound", lambda: frozenset(
+        n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)))
 
 
 def _rests_on_weak_params(ctx: ScopeContext, node: ast.AST) -> bool:
@@ -189,16 +186,9 @@ def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
 
 def _unpacked(ctx: ScopeContext) -> frozenset[str]:
     """Names bound by unpacking (``a, b = f(x)``): elements of a tuple, often Python lists."""
-    cached = getattr(ctx, "_unpacked_names", None)
-    if cached is None:
-        names: set[str] = set()
-        for node in ctx.scope.nodes(ast.Assign):
-            for target in node.targets:
-                if isinstance(target, (ast.Tuple, ast.List)):
-                    names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-        cached = frozenset(names)
-        ctx._unpacked_names = cached  # type: ignore[attr-defined]
-    return cached
+    return ctx.scope.cached("unpacked", lambda: frozenset(
+        n.id for node in ctx.scope.nodes(ast.Assign) for target in node.targets
+        if isinstance(target, (ast.Tuple, ast.List)) for n in ast.walk(target) if isinstance(n, ast.Name)))
 
 
 def ends_with_exit(stmts: list[ast.stmt]) -> bool:
@@ -267,9 +257,8 @@ class ModuleFacts:
 def module_facts(ctx: ScopeContext) -> ModuleFacts:
     root = module_scope(ctx.scope)
     tree = root.node
-    cached = getattr(tree, "_tfadvisor_facts", None)
-    if cached is not None:
-        return cached
+    if "module_facts" in root.memo:
+        return root.memo["module_facts"]
     facts = ModuleFacts()
     body = getattr(tree, "body", [])
     for stmt in body:
@@ -288,7 +277,7 @@ def module_facts(ctx: ScopeContext) -> ModuleFacts:
         node = scope.node
         if isinstance(node, ast.FunctionDef) and (scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)):
             facts.generators.add(node.name)
-    tree._tfadvisor_facts = facts  # type: ignore[attr-defined]
+    root.memo["module_facts"] = facts
     return facts
 
 

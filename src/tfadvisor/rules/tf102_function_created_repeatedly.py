@@ -122,8 +122,4 @@ def _called_at_once(ctx: ScopeContext, call: ast.AST) -> bool:
 
 
 def _call_parents(ctx: ScopeContext) -> set[int]:
-    cached = getattr(ctx, "_tf102_called", None)
-    if cached is None:
-        cached = {id(c.func) for c in ctx.scope.nodes(ast.Call)}
-        ctx._tf102_called = cached  # type: ignore[attr-defined]
-    return cached
+    return ctx.scope.cached("tf102_called", lambda: {id(c.func) for c in ctx.scope.nodes(ast.Call)})

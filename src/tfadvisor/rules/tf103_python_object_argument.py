@@ -110,12 +110,9 @@ for i in range(10):
 
 
 def _in_comprehension(ctx: ScopeContext, call: ast.AST) -> bool:
-    comps = getattr(ctx, "_tf103_comps", None)
-    if comps is None:
-        comps = set()
-        for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
-            comps.update(id(n) for n in ast.walk(comp))
-        ctx._tf103_comps = comps  # type: ignore[attr-defined]
+    comps = ctx.scope.cached("tf103_comprehensions", lambda: {
+        id(n) for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+        for n in ast.walk(comp)})
     return id(call) in comps
 
 

@@ -152,9 +152,8 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     """Module-level names bound more than once: name -> last rebinding line (0: via ``global``)."""
     root = module_scope(ctx.scope)
     tree = root.node
-    cached = getattr(tree, "_tf105_rebinds", None)
-    if cached is not None:
-        return cached
+    if "tf105_rebinds" in root.memo:
+        return root.memo["tf105_rebinds"]
     lines: dict[str, list[int]] = {}
     not_values: set[str] = set()
     lazy: set[str] = set()  # `_CACHE = None` / `{}` at module level: a lazily filled singleton
@@ -190,7 +189,7 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
             if (n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values
                     and n.id not in lazy):
                 out[n.id] = 0
-    tree._tf105_rebinds = out  # type: ignore[attr-defined]
+    root.memo["tf105_rebinds"] = out
     return out
 
 

@@ -111,10 +111,8 @@ class Scaler:
 def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
     """Class name -> {attribute set to a Python constant in __init__: who changes it later}."""
     root = module_scope(ctx.scope)
-    tree = root.node
-    cached = getattr(tree, "_tf106_stale", None)
-    if cached is not None:
-        return cached
+    if "tf106_stale" in root.memo:
+        return root.memo["tf106_stale"]
     plain: dict[str, set[str]] = {}
     mutated_in: dict[str, dict[str, str]] = {}
     external: dict[str, str] = {}
@@ -141,7 +139,7 @@ def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
             who = mutated_in.get(cls, {}).get(attr) or (f"code at {external[attr]}" if attr in external else None)
             if who:
                 out.setdefault(cls, {})[attr] = who
-    tree._tf106_stale = out  # type: ignore[attr-defined]
+    root.memo["tf106_stale"] = out
     return out
 
 

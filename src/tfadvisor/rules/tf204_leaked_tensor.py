@@ -141,9 +141,8 @@ _EAGER_READERS = frozenset({"float", "int", "bool", "print", "str", "format"})
 def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
     """Attributes of ``self`` that some function of the module reads back into Python."""
     root = module_scope(ctx.scope)
-    cached = getattr(root.node, "_tf204_eager_reads", None)
-    if cached is not None:
-        return cached
+    if "tf204_eager_reads" in root.memo:
+        return root.memo["tf204_eager_reads"]
     out: set[str] = set()
     stack = [root]
     while stack:
@@ -160,7 +159,7 @@ def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
             out.update(n.attr for a in args for n in ast.walk(a)
                        if isinstance(n, ast.Attribute) and _on_self(n))
     frozen = frozenset(out)
-    root.node._tf204_eager_reads = frozen  # type: ignore[attr-defined]
+    root.memo["tf204_eager_reads"] = frozen
     return frozen
 
 
@@ -181,10 +180,8 @@ def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:
 
 def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
     root = module_scope(ctx.scope)
-    tree = root.node
-    cached = getattr(tree, "_tf204_readers", None)
-    if cached is not None:
-        return cached
+    if "tf204_readers" in root.memo:
+        return root.memo["tf204_readers"]
     out: dict[tuple[str, str], set[int]] = {}
     stack = [root]
     while stack:
@@ -196,7 +193,7 @@ def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
         for name in scope.nodes(ast.Name):
             if isinstance(name.ctx, ast.Load):
                 out.setdefault(("name", name.id), set()).add(id(scope))
-    tree._tf204_readers = out  # type: ignore[attr-defined]
+    root.memo["tf204_readers"] = out
     return out
 
 
