@@ -7,8 +7,8 @@ import pytest
 from tfadvisor.check import check_source
 from tfadvisor.rules import all_rules
 
-# Run-time rules (scope "runtime": TF104, TF506, TF6xx) are measured by `run`; their examples are
-# documentation only, so the static check does not test them (they must still parse).
+# Run-time rules (scope "runtime": TF104, TF506, TF6xx) are measured by `run`: the static check
+# does not test their examples; test_runtime_rule_examples.py runs them under `run`.
 STATIC = [r for r in all_rules() if r.scope != "runtime"]
 BAD = [(r.code, i, code) for r in STATIC for i, code in enumerate(r.bad)]
 GOOD = [(r.code, i, code) for r in STATIC for i, code in enumerate(r.good)]

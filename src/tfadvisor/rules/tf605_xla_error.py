@@ -18,46 +18,50 @@ class XlaError(Rule):
 Not every graph compiles with XLA: ops without an XLA kernel (string ops, `tf.py_function`, some
 lookups and random ops), and shapes that XLA cannot make static fail with errors such as
 `InvalidArgumentError: Detected unsupported operations when trying to compile graph ... on
-XLA_CPU_JIT`. `tfadvisor run` reports the failure so that `jit_compile=True` is not suggested for
-this function; a function that already sets it should drop it.
+XLA_CPU_JIT`. `tfadvisor run` tries `jit_compile=True` on the tf.functions it replays and reports
+the failure, so that the option is not suggested for this function. (A function that already sets
+it fails at its first call: that is TF604.)
 """
     bad = (
         """\
 import tensorflow as tf
 
-@tf.function(jit_compile=True)
+@tf.function
 def tag(x):  # TF605
     return tf.strings.as_string(x)
 
-tag(tf.ones([2]))
+for _ in range(20):
+    tag(tf.ones([2]))
 """,
         """\
 import tensorflow as tf
 
-@tf.function(jit_compile=True)
+@tf.function
 def via_python(x):  # TF605
     return tf.py_function(lambda v: v * 2, [x], tf.float32)
 
-via_python(tf.ones([2]))
+for _ in range(20):
+    via_python(tf.ones([2]))
 """,
     )
     good = (
         """\
 import tensorflow as tf
 
-@tf.function(jit_compile=True)
+@tf.function
 def scale(x):
     return x * 2.0
 
-scale(tf.ones([2]))
+for _ in range(20):
+    scale(tf.ones([2]))
 """,
         """\
 import tensorflow as tf
 
-@tf.function
-def tag(x):
+def tag(x):  # eager: XLA is tried only on tf.functions
     return tf.strings.as_string(x)
 
-tag(tf.ones([2]))
+for _ in range(20):
+    tag(tf.ones([2]))
 """,
     )
