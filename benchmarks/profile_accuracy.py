@@ -194,7 +194,7 @@ def main() -> int:
         print(actual_run(fn_name, calls_name, int(n), mode))
         return 0
 
-    from tfadvisor.runtime.profiling import Profiler, projected_s
+    from tfadvisor.runtime.profile.profiling import Profiler, projected_s
     from tfadvisor.runtime.timing import TimingConfig
 
     cases = [c for c in CASES if not args.only or c[0] in args.only]

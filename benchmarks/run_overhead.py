@@ -1,7 +1,7 @@
 """Observation overhead of `tfadvisor run`: observed-run time / plain-run time, per example.
 
 Each run is a fresh interpreter. The plain run is `runpy.run_path` (as `python script.py`); the
-observed run is `tfadvisor.runtime.session.run_program` (import hook, wrappers, sampling), stopped
+observed run is `tfadvisor.runtime.run.session.run_program` (import hook, wrappers, sampling), stopped
 before replay. Both time the program itself, TensorFlow import included, as a user would see it.
 Runs alternate (plain, observed, plain, ...) and the fastest of each is kept, since the machine
 is shared and noisy; CPU time (all threads of the process) is printed too, as a busy machine
@@ -34,7 +34,7 @@ print("@@" + json.dumps({"wall_s": time.perf_counter() - start, "cpu_s": time.pr
 _OBSERVED = """
 import json, sys
 import time
-from tfadvisor.runtime.session import run_program
+from tfadvisor.runtime.run.session import run_program
 cpu = time.process_time()
 result, observer = run_program(sys.argv[1], [])
 print("@@" + json.dumps({"wall_s": result.wall_s, "cpu_s": time.process_time() - cpu,
@@ -58,7 +58,7 @@ def per_call_overhead(n: int = 200_000) -> tuple[float, float]:
     """Microseconds a wrapper adds to one call: a plain function, and one taking 5 arguments."""
     import time
 
-    from tfadvisor.runtime.observe import Observer
+    from tfadvisor.runtime.run.observe import Observer
 
     def tiny(a, b, c, d, e):
         return a

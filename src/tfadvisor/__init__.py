@@ -15,8 +15,8 @@ __all__ = ["__version__", "profile", "run"]
 
 
 def profile(fn: Any, calls: Any, **options: Any) -> Any:
-    """Measure ``fn`` eagerly, as a tf.function and with XLA over ``calls``; see ``runtime.profiling``."""
-    from tfadvisor.runtime.profiling import profile as _profile
+    """Measure ``fn`` eagerly, as a tf.function and with XLA over ``calls``; see ``runtime.profile.profiling``."""
+    from tfadvisor.runtime.profile.profiling import profile as _profile
 
     return _profile(fn, calls, **options)
 

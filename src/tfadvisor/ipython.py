@@ -252,7 +252,7 @@ def profile_magic(ipython: Any, line: str) -> NotebookResult | None:
         print(f"tfadvisor: {exc}")
         return None
 
-    from tfadvisor.runtime.profiling import DEFAULT_TIMEOUT_S, profile
+    from tfadvisor.runtime.profile.profiling import DEFAULT_TIMEOUT_S, profile
 
     name = getattr(fn, "__qualname__", args.function)
     if not args.quiet:
@@ -297,7 +297,7 @@ def run_magic(ipython: Any, line: str, cell: str) -> NotebookResult | None:
     except (argparse.ArgumentError, SystemExit, ValueError, MagicUsageError) as exc:
         print(f"tfadvisor: {exc}\n{RUN_USAGE}")
         return None
-    from tfadvisor.runtime.notebook_run import run_cell
+    from tfadvisor.runtime.run.notebook import run_cell
 
     code = compile(ipython.transform_cell(cell), "<tfadvisor_run cell>", "exec")
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tfadvisor.model import Report
-from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
+from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
 
 DEFAULT_BUDGET_S = 120.0
 
@@ -40,8 +40,8 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     """Run ``target`` (a script path, or a module with ``is_module``) with ``args`` as Python would,
     observing the project's functions (``project``: their folder; default the script's), then
     replay and measure within ``budget_s`` seconds. Never raises for what the program does."""
-    from tfadvisor.runtime.run_report import RunAnalysis
-    from tfadvisor.runtime.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
+    from tfadvisor.runtime.run.analysis import RunAnalysis
+    from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
 
     hooks = hooks or RunHooks()
     static = _static_report(project_root(target, is_module, project))

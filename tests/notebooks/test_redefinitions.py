@@ -155,8 +155,8 @@ def test_id_helpers_round_trip() -> None:
 def test_run_attaches_what_it_observed_to_the_definition_that_ran(here: Path, schema_valid) -> None:
     """`run` observes functions by code object; its first line (the decorator) picks the entry."""
     from tfadvisor.check import check_paths
-    from tfadvisor.runtime.observe import FunctionStats
-    from tfadvisor.runtime.run_report import _static_index, _static_match
+    from tfadvisor.runtime.run.observe import FunctionStats
+    from tfadvisor.runtime.run.analysis import _static_index, _static_match
 
     (here / "train.py").write_text(MODULE)
     index = _static_index(check_paths(["train.py"], jobs=1))

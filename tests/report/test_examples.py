@@ -57,7 +57,7 @@ def _measure(report: Report) -> Report:
     """Measure two example functions for real (as `run` would) and attach the measurements."""
     import numpy as np
 
-    from tfadvisor.runtime.profiling import Profiler
+    from tfadvisor.runtime.profile.profiling import Profiler
 
     rng = np.random.default_rng(0)
     images = rng.random((32, 28, 28, 1), dtype=np.float32)

@@ -11,7 +11,7 @@ import pytest
 
 CHILD = textwrap.dedent('''
     import ctypes, faulthandler, sys
-    from tfadvisor.runtime.last_words import LastWords
+    from tfadvisor.runtime.run.last_words import LastWords
 
     def say(signum):
         with open(sys.argv[1], "a") as out:

@@ -12,9 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-from tfadvisor.runtime.observe import HostTensor, Observer
-from tfadvisor.runtime.run_hook import ProjectScope, instrument
-from tfadvisor.runtime.session import run_program
+from tfadvisor.runtime.run.observe import HostTensor, Observer
+from tfadvisor.runtime.run.hook import ProjectScope, instrument
+from tfadvisor.runtime.run.session import run_program
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 NESTED = os.path.join(FIXTURES, "nested.py")
@@ -119,7 +119,7 @@ def test_autograph_never_tries_to_convert_tfadvisors_wrappers():
     output. The wrappers' bookkeeping is an AutoGraph artifact now; the user's code is still
     converted (``helper``'s tensor ``if`` works in the graph)."""
     program = os.path.join(FIXTURES, "graph_calls.py")
-    code = ("import sys; from tfadvisor.runtime.session import run_program\n"
+    code = ("import sys; from tfadvisor.runtime.run.session import run_program\n"
             "result, observer = run_program(sys.argv[1], [])\n"
             "print(result.outcome, sorted((s.qualname, s.traced_calls > 0) for s in observer.observed()))\n")
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "AUTOGRAPH_VERBOSITY": "1"}

@@ -9,8 +9,8 @@ import pytest
 from tfadvisor.advice.measured import MeasuredDecision
 from tfadvisor.cli.run import parse_size
 from tfadvisor.model import Verdict
-from tfadvisor.runtime.observe import FunctionStats, SignatureSeen
-from tfadvisor.runtime.run_project import Projection, retrace_options, uncovered
+from tfadvisor.runtime.run.observe import FunctionStats, SignatureSeen
+from tfadvisor.runtime.run.projection import Projection, retrace_options, uncovered
 
 
 def _stats(name: str, callers: dict | None = None) -> FunctionStats:

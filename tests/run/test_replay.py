@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("tensorflow")
 
 from tfadvisor.model import Verdict  # noqa: E402
-from tfadvisor.runtime.run_replay import replay  # noqa: E402
-from tfadvisor.runtime.run_report import RunAnalysis  # noqa: E402
-from tfadvisor.runtime.session import run_program  # noqa: E402
+from tfadvisor.runtime.run.replay import replay  # noqa: E402
+from tfadvisor.runtime.run.analysis import RunAnalysis  # noqa: E402
+from tfadvisor.runtime.run.session import run_program  # noqa: E402
 
 PROJ = os.path.join(os.path.dirname(__file__), "fixtures", "proj")
 

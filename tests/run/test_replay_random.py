@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("tensorflow")
 
-from tfadvisor.runtime.run_report import RunAnalysis  # noqa: E402
-from tfadvisor.runtime.session import run_program  # noqa: E402
+from tfadvisor.runtime.run.analysis import RunAnalysis  # noqa: E402
+from tfadvisor.runtime.run.session import run_program  # noqa: E402
 
 PROGRAM = Path(__file__).parent / "fixtures" / "random_program.py"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfadvisor.runtime.replay_state import restore, snapshot
+from tfadvisor.runtime.run.replay_state import restore, snapshot
 
 
 class Opaque:
@@ -43,8 +43,8 @@ def test_cycles_and_shared_items_are_restored_once() -> None:
 
 def test_variables_keep_their_identity_and_get_their_values_back() -> None:
     tf = pytest.importorskip("tensorflow")
-    from tfadvisor.runtime.observe import CallSample, FunctionStats
-    from tfadvisor.runtime.replay_state import ReplayState
+    from tfadvisor.runtime.run.observe import CallSample, FunctionStats
+    from tfadvisor.runtime.run.replay_state import ReplayState
 
     weights = {"w": tf.Variable([1.0, 2.0])}
 

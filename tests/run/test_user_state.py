@@ -20,9 +20,9 @@ pytest.importorskip("tensorflow")
 import numpy as np  # noqa: E402
 
 from tfadvisor.model import Verdict  # noqa: E402
-from tfadvisor.runtime.notebook_run import run_cell  # noqa: E402
-from tfadvisor.runtime.run_report import RunAnalysis  # noqa: E402
-from tfadvisor.runtime.session import run_program  # noqa: E402
+from tfadvisor.runtime.run.notebook import run_cell  # noqa: E402
+from tfadvisor.runtime.run.analysis import RunAnalysis  # noqa: E402
+from tfadvisor.runtime.run.session import run_program  # noqa: E402
 
 RAW_MLP = Path(__file__).parent / "fixtures" / "examples_style" / "raw_mlp.py"
 SNAPSHOT = """

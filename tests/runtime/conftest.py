@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfadvisor.runtime.profiling import Profiler
+from tfadvisor.runtime.profile.profiling import Profiler
 from tfadvisor.runtime.timing import TimingConfig
 
 FIXTURES = "runtime.tfa_fixtures"

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from tfadvisor.report import render
-from tfadvisor.runtime.profiling import _failed, assemble
-from tfadvisor.runtime.results import ModeError, ModeRun, Where
+from tfadvisor.runtime.profile.profiling import _failed, assemble
+from tfadvisor.runtime.profile.results import ModeError, ModeRun, Where
 from tfadvisor.runtime.signature import Change, Retrace
 from tfadvisor.runtime.timing import summarize
 

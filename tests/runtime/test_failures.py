@@ -50,7 +50,7 @@ def test_hanging_hits_the_time_limit_and_keeps_partial_results(profiler):
 
 
 def test_an_exhausted_budget_measures_nothing_and_says_so():
-    from tfadvisor.runtime.profiling import Profiler, Target
+    from tfadvisor.runtime.profile.profiling import Profiler, Target
 
     with Profiler() as session:  # no worker is started when nothing fits in the budget
         results = session.profile_many([Target(ref("scaled"), ref("scaled_calls"))], budget_s=0)

@@ -9,9 +9,9 @@ import signal
 
 import pytest
 
-from tfadvisor.runtime.protocol import FrameReader, read_message, write_message
-from tfadvisor.runtime.specs import NameRef, ResolveError, build_job, load_job, normalise_calls, parse_ref
-from tfadvisor.runtime.supervisor import describe_exit
+from tfadvisor.runtime.profile.protocol import FrameReader, read_message, write_message
+from tfadvisor.runtime.profile.specs import NameRef, ResolveError, build_job, load_job, normalise_calls, parse_ref
+from tfadvisor.runtime.profile.supervisor import describe_exit
 
 
 @pytest.mark.parametrize("text", ["nocolon", "mod:", ":f", "mod:1bad", "mod:a..b"])

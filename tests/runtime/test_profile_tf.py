@@ -135,7 +135,7 @@ def test_text_report_shows_a_row_per_mode_and_the_verdict(small_ops):
 
 
 def test_profile_many_shares_one_worker_and_reports_progress(profiler):
-    from tfadvisor.runtime.profiling import Target
+    from tfadvisor.runtime.profile.profiling import Target
 
     seen = []
     targets = [Target(ref("scaled"), ref("scaled_calls")), Target(ref("appends"), ref("appends_calls"))]
@@ -150,8 +150,8 @@ def test_first_calls_are_taken_where_the_function_never_ran():
     """By default each function starts in a new worker and graph's first pass gets one of its own:
     a process that has already run a function (eagerly, or in an earlier profile) has paid part of
     its first-call costs, which would flatter tracing."""
-    from tfadvisor.runtime.modes import EARLY_MAX_CALLS
-    from tfadvisor.runtime.profiling import Profiler
+    from tfadvisor.runtime.profile.modes import EARLY_MAX_CALLS
+    from tfadvisor.runtime.profile.profiling import Profiler
 
     from .conftest import FAST
 

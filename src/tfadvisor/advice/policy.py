@@ -1,6 +1,6 @@
 """The measured policy: how what eager and graph did over a function's calls becomes a verdict.
 
-Written once, here. ``tfadvisor run`` (``runtime/run_project.py``), ``tfadvisor profile``
+Written once, here. ``tfadvisor run`` (``runtime/run/projection.py``), ``tfadvisor profile``
 (``advice/measured.judge``) and the accuracy benchmark's labels (``benchmarks/ground_truth.py``)
 all hand their observations to ``decide`` as an ``Evidence`` and get a ``Decision`` back, so the
 benchmark scores the tool against the rule the tool follows. The steps, in order, and why each

@@ -55,8 +55,8 @@ def profile(target: str, calls: str, fresh: str | None, observe: str | None, tim
       tfadvisor profile mypkg.train:train_step --calls mypkg.train:sample_calls
       tfadvisor profile train.py:Trainer.step --calls train.py:calls --fresh train.py:Trainer
     """
-    from tfadvisor.runtime.profiling import profile as run_profile
-    from tfadvisor.runtime.specs import ResolveError, parse_ref
+    from tfadvisor.runtime.profile.profiling import profile as run_profile
+    from tfadvisor.runtime.profile.specs import ResolveError, parse_ref
 
     try:
         refs = [parse_ref(x) for x in (target, calls, fresh, observe) if x]

@@ -1,6 +1,6 @@
 """Text rendering of a `run` report: the program's outcome, a ranked table, then the findings.
 
-Reads only ``report.run`` (the table rows built by ``runtime.run_report``) and the report's
+Reads only ``report.run`` (the table rows built by ``runtime.run.analysis``) and the report's
 findings, so a saved JSON report re-renders identically with ``tfadvisor report FILE``.
 """
 

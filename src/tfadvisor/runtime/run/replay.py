@@ -27,9 +27,9 @@ from typing import Any
 
 from tfadvisor.advice.policy import RETRACING_TRACES
 from tfadvisor.runtime.equivalence import Noise, differences, noisy_paths, to_plain
-from tfadvisor.runtime.observe import CallSample, FunctionStats, HostTensor
-from tfadvisor.runtime.replay_state import ReplayState
 from tfadvisor.runtime.rng import NOISE_SEED, SEED, seed_all
+from tfadvisor.runtime.run.observe import CallSample, FunctionStats, HostTensor
+from tfadvisor.runtime.run.replay_state import ReplayState
 from tfadvisor.runtime.timing import TimingConfig, measure
 
 

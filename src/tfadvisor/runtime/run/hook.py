@@ -23,7 +23,7 @@ import sys
 import sysconfig
 from typing import Any
 
-from tfadvisor.runtime.observe import Observer
+from tfadvisor.runtime.run.observe import Observer
 
 FUNCTION_HOOK = "__tfadvisor_observe__"
 CLASS_HOOK = "__tfadvisor_observe_class__"

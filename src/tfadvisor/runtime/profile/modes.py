@@ -20,9 +20,9 @@ from typing import Any
 
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
-from tfadvisor.runtime.results import ErrorKind, ModeError, ModeRun, Where
+from tfadvisor.runtime.profile.results import ErrorKind, ModeError, ModeRun, Where
+from tfadvisor.runtime.profile.specs import JobSpec, Loaded, ResolveError, load_job, shippable_calls
 from tfadvisor.runtime.rng import NOISE_SEED, SEED, find_generators, reset_global_generator, seed_all
-from tfadvisor.runtime.specs import JobSpec, Loaded, ResolveError, load_job, shippable_calls
 from tfadvisor.runtime.timing import TimingConfig, measure_interleaved
 
 MAX_COMPARED_CALLS = 20  # outputs kept for the equivalence check

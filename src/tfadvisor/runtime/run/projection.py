@@ -1,6 +1,6 @@
 """Projecting replay measurements onto the observed run, and the verdict for each function.
 
-Pure arithmetic over what ``observe`` saw and what ``run_replay`` measured (no TensorFlow):
+Pure arithmetic over what ``observe`` saw and what ``replay`` measured (no TensorFlow):
 
 - eager time is what the program really spent in the function (inclusive: a decorated function
   runs its callees in the graph too), over the calls not already covered by a caller that the
@@ -28,8 +28,8 @@ from tfadvisor.advice import measured, policy
 from tfadvisor.advice.measured import Location, MeasuredDecision, break_even_calls, judge
 from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
 from tfadvisor.runtime import signature as sigmod
-from tfadvisor.runtime.observe import FunctionStats
-from tfadvisor.runtime.run_replay import Replay
+from tfadvisor.runtime.run.observe import FunctionStats
+from tfadvisor.runtime.run.replay import Replay
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Parent side of the child worker: start it, send jobs, read results under a time limit, kill it.
 
-The worker is a fresh interpreter (``subprocess`` + ``-m tfadvisor.runtime.child``), in its own
+The worker is a fresh interpreter (``subprocess`` + ``-m tfadvisor.runtime.profile.child``), in its own
 session so that a hung child and anything it started can be killed as one process group. Its
 stderr goes to a temporary file (a pipe could fill and block the child); its tail explains a
 crash. One worker serves many jobs (TensorFlow is imported once); after a timeout or a crash the
@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from tfadvisor.runtime.protocol import FrameReader, write_message
+from tfadvisor.runtime.profile.protocol import FrameReader, write_message
 
 STARTUP_TIMEOUT_S = 180.0  # importing TensorFlow on a busy 2-core machine can take a while
 DEFAULT_MEMORY_LIMIT = 8 << 30  # address space of the child, bytes; TF alone reserves ~1.5 GB
@@ -61,7 +61,7 @@ class Worker:
             env["TFADVISOR_MEMORY_LIMIT"] = str(int(memory_limit))
         self._stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tfadvisor.runtime.child"],
+            [sys.executable, "-m", "tfadvisor.runtime.profile.child"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

@@ -29,9 +29,9 @@ from tfadvisor.model import (
     Verdict,
 )
 from tfadvisor.runtime.equivalence import Noise, differences, noisy_paths
-from tfadvisor.runtime.results import MODES, ModeError, ModeRun, Where
-from tfadvisor.runtime.specs import JobSpec, NameRef, ResolveError, build_job
-from tfadvisor.runtime.supervisor import DEFAULT_MEMORY_LIMIT, Worker, WorkerDied, WorkerTimeout, describe_exit
+from tfadvisor.runtime.profile.results import MODES, ModeError, ModeRun, Where
+from tfadvisor.runtime.profile.specs import JobSpec, NameRef, ResolveError, build_job
+from tfadvisor.runtime.profile.supervisor import DEFAULT_MEMORY_LIMIT, Worker, WorkerDied, WorkerTimeout, describe_exit
 from tfadvisor.runtime.timing import TimingConfig
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -134,7 +134,7 @@ class Profiler:
         static: FunctionReport | bool | None = True,
         progress: Callable[[str, str], None] | None = None,
     ) -> ProfileResult:
-        """Measure ``fn`` over ``calls``; see ``tfadvisor.runtime.profiling.profile``."""
+        """Measure ``fn`` over ``calls``; see ``tfadvisor.runtime.profile.profiling.profile``."""
         bad = [m for m in modes if m not in MODES]
         if bad or "eager" not in modes:
             raise ValueError(f"modes must include 'eager' and be among {MODES}, got {list(modes)}")

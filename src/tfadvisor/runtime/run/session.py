@@ -2,7 +2,7 @@
 
 ``run_program`` executes a script (like ``python script.py``) or a module (like ``python -m``)
 as ``__main__`` with its own ``sys.argv`` and the script's folder first on ``sys.path``; the
-project's functions are observed through ``run_hook``. Whatever the program does (returns,
+project's functions are observed through ``hook``. Whatever the program does (returns,
 raises, calls ``sys.exit``, gets Ctrl-C) the result says so and the observations are kept: the
 report is written for what ran. The program's own traceback goes to stderr, as Python prints it.
 """
@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tfadvisor.runtime.last_words import LastWords
-from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer
-from tfadvisor.runtime.run_hook import Installation, ProjectScope, instrument
+from tfadvisor.runtime.run.hook import Installation, ProjectScope, instrument
+from tfadvisor.runtime.run.last_words import LastWords
+from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET, Observer
 
 
 @dataclass
@@ -213,7 +213,9 @@ def _chain(te: traceback.TracebackException) -> list[traceback.TracebackExceptio
 
 
 def _is_ours(filename: str) -> bool:
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    import tfadvisor
+
+    here = os.path.dirname(os.path.abspath(tfadvisor.__file__))
     return os.path.abspath(filename).startswith(here + os.sep) or filename.endswith(os.sep + "runpy.py")
 
 

@@ -1,4 +1,4 @@
-"""The child worker: ``python -m tfadvisor.runtime.child``. Reads jobs, measures, streams results.
+"""The child worker: ``python -m tfadvisor.runtime.profile.child``. Reads jobs, measures, streams results.
 
 Started by ``supervisor.Worker`` with spawn semantics (a new interpreter, never a fork of a
 process where TensorFlow already runs threads). It limits its own address space before importing
@@ -32,7 +32,7 @@ def main() -> int:
     _limit_memory()
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-    from tfadvisor.runtime.protocol import read_message, write_message
+    from tfadvisor.runtime.profile.protocol import read_message, write_message
 
     def send(message: tuple) -> None:
         write_message(out, message)
@@ -44,7 +44,7 @@ def main() -> int:
     _warm_up(tf)
     send(("ready", tf.__version__))
 
-    from tfadvisor.runtime.modes import prepare_mode, time_modes
+    from tfadvisor.runtime.profile.modes import prepare_mode, time_modes
 
     while True:
         try:

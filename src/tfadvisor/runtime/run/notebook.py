@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tfadvisor.model import Report
-from tfadvisor.runtime.observe import DEFAULT_MEMORY_BUDGET, Observer
-from tfadvisor.runtime.run_report import RunAnalysis
-from tfadvisor.runtime.session import ProgramResult
+from tfadvisor.runtime.run.analysis import RunAnalysis
+from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET, Observer
+from tfadvisor.runtime.run.session import ProgramResult
 
 CELL_TARGET = "<notebook cell>"
 

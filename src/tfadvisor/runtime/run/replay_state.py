@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tfadvisor.runtime.equivalence import to_plain
-from tfadvisor.runtime.observe import FunctionStats
 from tfadvisor.runtime.rng import RandomState, find_generators
+from tfadvisor.runtime.run.observe import FunctionStats
 
 _PLAIN_STATE = (list, dict, set, int, float, bool)
 _MAX_DEPTH = 6

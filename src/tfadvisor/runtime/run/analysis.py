@@ -16,8 +16,8 @@ from typing import Any
 
 from tfadvisor.model import FileStatus, Finding, Report, RunRow, RunSummary, Verdict
 from tfadvisor.paths import display_path
-from tfadvisor.runtime.observe import FunctionStats, HostTensor, Observer
-from tfadvisor.runtime.run_project import (
+from tfadvisor.runtime.run.observe import FunctionStats, HostTensor, Observer
+from tfadvisor.runtime.run.projection import (
     Projection,
     as_tensors,
     covered_finding,
@@ -27,7 +27,7 @@ from tfadvisor.runtime.run_project import (
     to_function_report,
     uncovered,
 )
-from tfadvisor.runtime.session import ProgramResult
+from tfadvisor.runtime.run.session import ProgramResult
 
 MAX_REPLAYED = 12  # the biggest functions (by share of the run) that take tensors
 
@@ -59,7 +59,7 @@ class RunAnalysis:
 
     def analyse(self, progress: Progress | None = None, checkpoint: Callable[[], None] | None = None) -> None:
         """Replay and decide, biggest first, within the budget; ``checkpoint`` after each function."""
-        from tfadvisor.runtime.run_replay import replay
+        from tfadvisor.runtime.run.replay import replay
 
         start = time.perf_counter()
         todo = [p for p in self.projections if _worth(p)]
