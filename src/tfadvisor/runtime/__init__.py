@@ -8,7 +8,7 @@
   (``analysis``); ``notebook`` does the same for a notebook cell;
 - here, what both use: ``timing`` (interleaved rounds), ``equivalence`` (comparing results with
   eager's own noise), ``rng`` (seeding every mode alike), ``signature`` (argument signatures and
-  why a call retraced).
+  why a call retraced), ``reach`` (the state a function can reach).
 
 TensorFlow is imported lazily, never at import time of this package. `profile` imports it only in
 the child processes; `run` and the notebook magic import it in the process that runs the user's

@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tfadvisor.runtime import reach
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.profile.results import ErrorKind, ModeError, ModeRun, Where
@@ -279,46 +280,12 @@ def _call_observe(observe: Any, instance: Any) -> Any:
     return observe(instance) if len(params) == 1 and instance is not None else observe()
 
 
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _code_names(const)
-    return names
-
-
-def _function(raw: Any) -> types.FunctionType | None:
-    func = raw
-    if isinstance(func, types.MethodType):
-        func = func.__func__
-    func = getattr(func, "weakrefself_func__", func)
-    if isinstance(func, types.MethodType):
-        func = func.__func__
-    return func if isinstance(func, types.FunctionType) else None
-
-
 def _reachable(raw: Any, instance: Any) -> list[tuple[str, Any]]:
     """(label, object) for what the function can reach: globals it names, closure cells, self."""
-    out: list[tuple[str, Any]] = []
-    func = _function(raw)
-    if func is not None:
-        for name in sorted(_code_names(func.__code__)):
-            if name in func.__globals__:
-                out.append((f"global `{name}`", func.__globals__[name]))
-        for name, cell in zip(func.__code__.co_freevars, func.__closure__ or (), strict=False):
-            try:
-                out.append((f"closure `{name}`", cell.cell_contents))
-            except ValueError:
-                pass
+    out = [(r.label, r.value) for r in reach.reachable(raw)]
     if instance is not None:
         out.append(("`self`", instance))
     return out
-
-
-def _is_variable(obj: Any) -> bool:
-    import tensorflow as tf
-
-    return isinstance(obj, tf.Variable) or type(obj).__name__ == "Variable" and hasattr(obj, "assign")
 
 
 def _variables(raw: Any, target: Any, instance: Any, calls: list) -> dict[str, Any]:
@@ -327,7 +294,7 @@ def _variables(raw: Any, target: Any, instance: Any, calls: list) -> dict[str, A
     seen: set[int] = set()
 
     def add(label: str, obj: Any) -> None:
-        if _is_variable(obj):
+        if reach.is_variable(obj):
             if id(obj) not in seen:
                 seen.add(id(obj))
                 found[label] = to_plain(obj)
@@ -340,7 +307,7 @@ def _variables(raw: Any, target: Any, instance: Any, calls: list) -> dict[str, A
         except Exception:
             return
         for i, var in enumerate(items):
-            if _is_variable(var) and id(var) not in seen:
+            if reach.is_variable(var) and id(var) not in seen:
                 seen.add(id(var))
                 found[f"{label}.variables[{i}]"] = to_plain(var)  # TF's names differ per mode
 

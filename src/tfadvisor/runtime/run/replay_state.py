@@ -13,10 +13,11 @@ are as found.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tfadvisor.runtime import reach
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.rng import RandomState, find_generators
 from tfadvisor.runtime.run.observe import FunctionStats
@@ -87,7 +88,7 @@ class ReplayState:
 
     def __init__(self, stats: FunctionStats):
         self.fn = stats.function
-        roots = [obj for _, obj in reachable(self.fn)]
+        roots = [r.value for r in reach.reachable(self.fn)]
         for sample in stats.samples:
             roots.extend(sample.args)
             roots.extend(sample.kwargs.values())
@@ -112,22 +113,6 @@ class ReplayState:
         self.random.restore()
 
 
-def reachable(fn: Callable[..., Any]) -> Iterator[tuple[str, Any]]:
-    """(name, object) for the globals a function names and its closure cells."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return
-    globals_ = getattr(fn, "__globals__", {})
-    for name in code.co_names:
-        if name in globals_:
-            yield name, globals_[name]
-    for name, cell in zip(code.co_freevars, getattr(fn, "__closure__", None) or (), strict=False):
-        try:
-            yield name, cell.cell_contents
-        except ValueError:
-            pass
-
-
 def find_variables(roots: list[Any]) -> list[Any]:
     found: dict[int, Any] = {}
     for obj in roots:
@@ -141,7 +126,7 @@ def find_variables(roots: list[Any]) -> list[Any]:
 def _variables_of(obj: Any, depth: int = 0) -> list[Any]:
     if depth > 3 or obj is None or isinstance(obj, (type, str, bytes, int, float, bool)):
         return []
-    if is_variable(obj):
+    if reach.is_variable(obj):
         return [obj]
     if isinstance(obj, (list, tuple)):
         return [v for item in obj[:256] for v in _variables_of(item, depth + 1)]
@@ -152,7 +137,7 @@ def _variables_of(obj: Any, depth: int = 0) -> list[Any]:
     try:
         variables = getattr(obj, "variables", None)
         if variables is not None and not callable(variables):
-            return [v for v in list(variables) if is_variable(v)]
+            return [v for v in list(variables) if reach.is_variable(v)]
     except Exception:
         return []
     return []
@@ -164,42 +149,13 @@ def _is_tensor(obj: Any) -> bool:
     return type(obj).__name__ in ("EagerTensor", "SymbolicTensor", "Tensor")
 
 
-def is_variable(obj: Any) -> bool:
-    cls = type(obj)
-    return "Variable" in cls.__name__ and hasattr(obj, "assign") and hasattr(obj, "numpy")
-
-
-class _CellHolder:
-    """A closure cell with the dict interface ``ReplayState`` uses for globals and attributes."""
-
-    def __init__(self, cell: Any) -> None:
-        self.cell = cell
-
-    def get(self, name: str, default: Any = None) -> Any:
-        try:
-            return self.cell.cell_contents
-        except ValueError:
-            return default
-
-    def __setitem__(self, name: str, value: Any) -> None:
-        self.cell.cell_contents = value
-
-
 def python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tuple[Any, str, Any]]:
     """Plain data (and tensors) the function can reach: ``label -> (holder, name, object)``, the
     holder being its module's globals, a closure cell or ``self.__dict__``."""
     out: dict[str, tuple[Any, str, Any]] = {}
-    globals_ = getattr(fn, "__globals__", {})
-    code = getattr(fn, "__code__", None)
-    for name in getattr(code, "co_names", ()):
-        value = globals_.get(name)
-        if name in globals_ and (isinstance(value, _PLAIN_STATE) or _is_tensor(value)):
-            out[f"global `{name}`"] = (globals_, name, value)
-    for name, cell in zip(getattr(code, "co_freevars", ()), getattr(fn, "__closure__", None) or (), strict=False):
-        holder = _CellHolder(cell)
-        value = holder.get(name)
-        if isinstance(value, _PLAIN_STATE):
-            out[f"closure `{name}`"] = (holder, name, value)
+    for r in reach.reachable(fn):
+        if isinstance(r.value, _PLAIN_STATE) or r.label.startswith("global") and _is_tensor(r.value):
+            out[r.label] = (r.holder, r.name, r.value)
     if stats.is_method and stats.samples and stats.samples[0].args:
         attrs = getattr(stats.samples[0].args[0], "__dict__", None)
         if isinstance(attrs, dict):
