@@ -660,3 +660,28 @@ def test_an_elementwise_helper_is_not_worth_a_graph() -> None:
         """)
     fn = verdict_of(report, "smooth_l1")
     assert fn.verdict is Verdict.LEAVE_EAGER and "TF602" in fn.reasons
+
+
+def test_a_test_wrapping_library_code_in_tf_function_does_not_decorate_it(tmp_path) -> None:
+    """``tf.function(ops.transform)`` in a test traces the library function; it does not make it a
+    tf.function for the library's users (found in tensorflow/addons: `keep` on a plain function)."""
+    (tmp_path / "ops.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+
+        def transform(images, transforms):
+            return tf.raw_ops.ImageProjectiveTransformV3(images=images, transforms=transforms,
+                                                         output_shape=tf.shape(images)[1:3],
+                                                         fill_value=0.0, interpolation="NEAREST")
+        """))
+    (tmp_path / "ops_test.py").write_text(textwrap.dedent("""
+        import tensorflow as tf
+        import ops
+
+        def test_traces():
+            fn = tf.function(ops.transform).get_concrete_function(
+                tf.TensorSpec([None, None, None, 3]), tf.TensorSpec([None, 8]))
+        """))
+    report = check_paths([str(tmp_path)])
+    transform = next(f for f in report.functions if f.qualname == "transform")
+    assert not transform.decorated and transform.verdict is Verdict.LEAVE_EAGER
+    assert not [f for f in report.findings if f.function == transform.id and f.rule == "TF505"]

@@ -213,7 +213,9 @@ class Project:
                         self.unresolved_methods.add(site.callee.rsplit(".", 1)[1])
             for name, line, options in mod.wrapped:
                 target = self.resolve(None, mod.module, name, line, mod.path) or self._wrapped_method(mod, name)
-                if target is not None:
+                # a test that wraps library code to trace it does not make the library's function a
+                # tf.function (it stays as written for its users)
+                if target is not None and not (is_test_path(mod.path) and not is_test_path(target.path)):
                     linked = self.functions[target.id]
                     linked.wrapped, linked.wrap_options = True, options
         self._mark_custom_decorators()
