@@ -71,10 +71,7 @@ def module_containers(module: Scope) -> frozenset[str]:
 def mutations(ctx: ScopeContext) -> list[tuple[ast.AST, str]]:
     """(node, what it changes) for every change of outliving Python state in this scope (computed
     once per scope: the facts and TF202 both ask)."""
-    cached = ctx.scope.memo.get("mutations")
-    if cached is None:
-        cached = ctx.scope.memo["mutations"] = list(_mutations(ctx))
-    return cached
+    return ctx.scope.cached("mutations", lambda: list(_mutations(ctx)))
 
 
 def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
@@ -142,11 +139,11 @@ def guarded_nodes(ctx: ScopeContext) -> set[int]:
     """Ids of nodes that run once, not per call: under a create-once guard (``if self.v is None:``,
     ``if not self.built:``) or lifted out of the graph by ``with tf.init_scope():``. Computed
     once per scope (facts, call sites and rules all ask)."""
-    cached: set[int] | None = ctx.scope.memo.get("guarded")
-    if cached is not None:
-        return cached
+    return ctx.scope.cached("guarded", lambda: _guarded_nodes(ctx))
+
+
+def _guarded_nodes(ctx: ScopeContext) -> set[int]:
     out: set[int] = set()
-    ctx.scope.memo["guarded"] = out
     for node in ctx.scope.nodes(ast.If):
         if is_create_once_guard(node.test):
             for stmt in node.body:

@@ -15,6 +15,7 @@ import contextlib
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -97,12 +98,13 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
         return EXIT_USAGE
     errors = err_console(quiet=quiet)
 
-    def save(report: Report) -> None:
-        if output:
+    def checkpoints(path: str) -> Callable[[Report], None]:  # only with --output: no report built otherwise
+        def save(report: Report) -> None:
             try:
-                write_atomic(output, render(report, fmt, color=False))
+                write_atomic(path, render(report, fmt, color=False))
             except Exception:  # the last report is written below; a failed checkpoint loses nothing yet
                 pass
+        return save
 
     def ended(outcome: str, status: int, error: str | None) -> None:
         if outcome == "not-found":
@@ -121,7 +123,8 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
             bars[0].advance(done - bars[0].completed)
 
         result = measure_program(target, args, is_module=is_module, project=project, budget_s=budget_s,
-                                 memory_budget=memory_budget, hooks=RunHooks(saved=save, ended=ended, progress=advance))
+                                 memory_budget=memory_budget, hooks=RunHooks(saved=checkpoints(output) if output else None, ended=ended,
+                                                                progress=advance))
     color = fmt == "text" and output is None and console().is_terminal
     text = render(result.report, fmt, color=color)
     if output:

@@ -30,10 +30,9 @@ def _yes_no(value: Any) -> str:
     return "yes" if value else "no"
 
 
-# key -> (label, how to show its value); None drops the key (shown elsewhere, or said by another)
-_KNOWN: dict[str, tuple[str, Callable[[Any], str]] | None] = {
+# key -> (label, how to show its value); keys not here are not shown (the table has its own view)
+_KNOWN: dict[str, tuple[str, Callable[[Any], str]]] = {
     "target": ("program", str),
-    "program": ("program", str),
     "module": ("run as", lambda v: "a module (python -m)" if v else "a script"),
     "argv": ("arguments", lambda v: shlex.join(str(a) for a in v) if isinstance(v, list) else str(v)),
     "exit_status": ("exit status", str),
@@ -49,7 +48,6 @@ _KNOWN: dict[str, tuple[str, Callable[[Any], str]] | None] = {
     "memory_budget_bytes": ("memory allowed for recorded calls", format_bytes),
     "memory_used_bytes": ("memory used by recorded calls", format_bytes),
     "projected_saved_s": ("projected saving", lambda v: format_seconds(v, signed=True)),
-    "table": None,  # the function table shows it
 }
 
 

@@ -255,10 +255,12 @@ class ModuleFacts:
 
 
 def module_facts(ctx: ScopeContext) -> ModuleFacts:
+    return module_scope(ctx.scope).cached("module_facts", lambda: _build_module_facts(ctx))
+
+
+def _build_module_facts(ctx: ScopeContext) -> ModuleFacts:
     root = module_scope(ctx.scope)
     tree = root.node
-    if "module_facts" in root.memo:
-        return root.memo["module_facts"]
     facts = ModuleFacts()
     body = getattr(tree, "body", [])
     for stmt in body:
@@ -277,7 +279,6 @@ def module_facts(ctx: ScopeContext) -> ModuleFacts:
         node = scope.node
         if isinstance(node, ast.FunctionDef) and (scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)):
             facts.generators.add(node.name)
-    root.memo["module_facts"] = facts
     return facts
 
 

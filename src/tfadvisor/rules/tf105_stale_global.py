@@ -150,10 +150,12 @@ def _shadowed(scope: Scope, name: str) -> bool:
 
 def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     """Module-level names bound more than once: name -> last rebinding line (0: via ``global``)."""
+    return module_scope(ctx.scope).cached("tf105_rebinds", lambda: _build_module_rebinds(ctx))
+
+
+def _build_module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     root = module_scope(ctx.scope)
     tree = root.node
-    if "tf105_rebinds" in root.memo:
-        return root.memo["tf105_rebinds"]
     lines: dict[str, list[int]] = {}
     not_values: set[str] = set()
     lazy: set[str] = set()  # `_CACHE = None` / `{}` at module level: a lazily filled singleton
@@ -189,7 +191,6 @@ def _module_rebinds(ctx: ScopeContext) -> dict[str, int]:
             if (n.id in globals_here and isinstance(n.ctx, ast.Store) and n.id not in not_values
                     and n.id not in lazy):
                 out[n.id] = 0
-    root.memo["tf105_rebinds"] = out
     return out
 
 

@@ -110,9 +110,11 @@ class Scaler:
 
 def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
     """Class name -> {attribute set to a Python constant in __init__: who changes it later}."""
+    return module_scope(ctx.scope).cached("tf106_stale", lambda: _build_stale_attributes(ctx))
+
+
+def _build_stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
     root = module_scope(ctx.scope)
-    if "tf106_stale" in root.memo:
-        return root.memo["tf106_stale"]
     plain: dict[str, set[str]] = {}
     mutated_in: dict[str, dict[str, str]] = {}
     external: dict[str, str] = {}
@@ -139,7 +141,6 @@ def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
             who = mutated_in.get(cls, {}).get(attr) or (f"code at {external[attr]}" if attr in external else None)
             if who:
                 out.setdefault(cls, {})[attr] = who
-    root.memo["tf106_stale"] = out
     return out
 
 

@@ -140,9 +140,11 @@ _EAGER_READERS = frozenset({"float", "int", "bool", "print", "str", "format"})
 
 def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
     """Attributes of ``self`` that some function of the module reads back into Python."""
+    return module_scope(ctx.scope).cached("tf204_eager_reads", lambda: _build_eager_reads(ctx))
+
+
+def _build_eager_reads(ctx: ScopeContext) -> frozenset[str]:
     root = module_scope(ctx.scope)
-    if "tf204_eager_reads" in root.memo:
-        return root.memo["tf204_eager_reads"]
     out: set[str] = set()
     stack = [root]
     while stack:
@@ -158,9 +160,7 @@ def _eager_reads(ctx: ScopeContext) -> frozenset[str]:
                 continue
             out.update(n.attr for a in args for n in ast.walk(a)
                        if isinstance(n, ast.Attribute) and _on_self(n))
-    frozen = frozenset(out)
-    root.memo["tf204_eager_reads"] = frozen
-    return frozen
+    return frozenset(out)
 
 
 def _on_self(target: ast.AST) -> bool:
@@ -179,9 +179,11 @@ def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:
 
 
 def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
+    return module_scope(ctx.scope).cached("tf204_readers", lambda: _build_readers(ctx))
+
+
+def _build_readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
     root = module_scope(ctx.scope)
-    if "tf204_readers" in root.memo:
-        return root.memo["tf204_readers"]
     out: dict[tuple[str, str], set[int]] = {}
     stack = [root]
     while stack:
@@ -193,7 +195,6 @@ def _readers(ctx: ScopeContext) -> dict[tuple[str, str], set[int]]:
         for name in scope.nodes(ast.Name):
             if isinstance(name.ctx, ast.Load):
                 out.setdefault(("name", name.id), set()).add(id(scope))
-    root.memo["tf204_readers"] = out
     return out
 
 

@@ -21,6 +21,10 @@ class Reached:
     value: Any
     holder: Any  # the module's globals, or a CellHolder
 
+    @property
+    def is_global(self) -> bool:
+        return not isinstance(self.holder, CellHolder)
+
 
 class CellHolder:
     """A closure cell with the dict interface globals have (``get``, item assignment)."""

@@ -50,6 +50,7 @@ class Projection:
     why: str = ""
     decision: MeasuredDecision | None = None
     skipped: str | None = None  # why it was not replayed
+    measurement: Measurement | None = None  # what replay measured, in the run's seconds
 
     @property
     def verdict(self) -> Verdict:
@@ -168,7 +169,7 @@ def decide(p: Projection) -> None:
     if m.option == "input_signature" and r.tensorized is not None and r.tensorized.equivalent is not False:
         m.as_tensors = as_tensors(p)  # the advice, which fix carries out at the call sites
     p.why = _why(p, m)
-    p.measurement = m  # type: ignore[attr-defined]
+    p.measurement = m
 
 
 def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
@@ -184,32 +185,27 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     calls, observed = p.calls, p.eager_total_s
     if s.decorated:
         traces = s.traces or len(s.signatures) or 1
-        # the program's own calls that did not trace say what a call costs in the run; when every
-        # call traced, its traces are all there is to calibrate with (below)
         share = observed / s.inclusive_s if s.inclusive_s else 1.0
+        # A decorated function's own traces in the run price first calls better than replay's
+        # (replay traces in a process where AutoGraph has converted the function already): an
+        # option's first call costs the run's trace x (its first-call overhead / replay's trace).
+        run_trace = s.traced_s * share / traces if s.traced_s > 0 and r.trace_s else None
+        trace_unit = run_trace / r.trace_s if run_trace and r.trace_s else None
+        # the program's own calls that did not trace say what a call costs in the run; when every
+        # call traced, its traces are all there is, and eager, options and traces are then priced
+        # in that one unit (else a run busier than its replay would count an option's trace at the
+        # run's load and eager's calls at the replay's, and tip reconfigure into undecorate)
         steady_calls = calls - min(traces, calls)
         steady = (observed - s.traced_s * share) / steady_calls if steady_calls > 0 else None
-        calibrated = bool(steady and steady > 0 and r.graph_s)
-        scale = steady / r.graph_s if steady and calibrated and r.graph_s else 1.0
+        scale = steady / r.graph_s if steady and steady > 0 and r.graph_s else trace_unit or 1.0
+        first_call_unit = trace_unit or scale
     else:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
         scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
-        calibrated = True
+        first_call_unit = scale
     # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
-    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds. A decorated
-    # function's own traces in the run calibrate first calls better (replay traces in a process
-    # where AutoGraph has converted the function already): an option's first call is priced as
-    # the run's trace x (option's first-call overhead / replay's fresh trace).
+    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds
     trace_s = (r.trace_s or 0.0) * scale
-    first_call_unit = scale
-    if s.decorated and s.traced_s > 0 and r.trace_s:
-        first_call_unit = (s.traced_s * (observed / s.inclusive_s if s.inclusive_s else 1.0) / traces) / r.trace_s
-        if not calibrated:
-            # every call traced: price eager and the options' calls in the same unit as their traces,
-            # or a run busier than its replay would count the option's one trace at the run's load
-            # and eager's calls at the replay's, and tip reconfigure into undecorate
-            scale = first_call_unit
-            trace_s = (r.trace_s or 0.0) * scale
     graph_total: float | None
     if s.decorated:
         eager_total, graph_total = calls * r.eager_s * scale, observed
@@ -289,7 +285,7 @@ def to_function_report(p: Projection) -> FunctionReport:
         reasons=list(d.reasons) if d else [],
         confidence=d.confidence if d else "speculative",
         assumptions=list(d.assumptions) if d else [],
-        measurement=getattr(p, "measurement", None) or Measurement(
+        measurement=p.measurement or Measurement(
             calls=s.calls, eager_s=(s.inclusive_s / s.calls) if s.calls else None,
             error=p.replay.error if p.replay is not None else None),
     )

@@ -154,7 +154,7 @@ def python_roots(fn: Callable[..., Any], stats: FunctionStats) -> dict[str, tupl
     holder being its module's globals, a closure cell or ``self.__dict__``."""
     out: dict[str, tuple[Any, str, Any]] = {}
     for r in reach.reachable(fn):
-        if isinstance(r.value, _PLAIN_STATE) or r.label.startswith("global") and _is_tensor(r.value):
+        if isinstance(r.value, _PLAIN_STATE) or r.is_global and _is_tensor(r.value):
             out[r.label] = (r.holder, r.name, r.value)
     if stats.is_method and stats.samples and stats.samples[0].args:
         attrs = getattr(stats.samples[0].args[0], "__dict__", None)
