@@ -56,13 +56,15 @@ class Item:
 def run_check(corpus: str, reports: str | None, split: str = "all") -> dict[str, dict]:
     """repo name -> check's JSON report, run from the repository's root (paths relative to it).
 
-    ``split``: "tuning" (the repositories the rules were tuned on), "fresh" (added after, never
-    looked at while tuning) or "all"."""
+    ``split``: "tuning" (the repositories the rules were tuned on), "fresh*" (added after, never
+    looked at while tuning), "tune4", "heldout4", or "all" (every split but "heldout4", which is
+    only ever scored on its own: it is judged blind and never looked at while changing the tool)."""
     from tfadvisor.check import check_paths
 
     out = {}
     for repo in load_repos():
-        if split != "all" and repo.get("split", "tuning") != split:
+        own = repo.get("split", "tuning")
+        if (split == "all" and own == "heldout4") or (split != "all" and own != split):
             continue
         root = os.path.join(corpus, repo["name"])
         if not os.path.isdir(root):

@@ -21,7 +21,7 @@ from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
-from tfadvisor.analysis.testcode import is_test, is_test_path
+from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import Config
 from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
 from tfadvisor.paths import display_path
@@ -227,14 +227,14 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     # without a decorator) and in fix-first functions; never in test code nor TF1 code, nor in
     # code that only a test traces (a test's tf.function is no evidence of how the code is used).
     roots = [*(fid for fid, root in project.graph_roots.items()
-               if fid == root and not is_test(project.functions[fid].fn)),
+               if fid == root and not project.is_test(project.functions[fid].fn)),
              *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
     graph = project.graph_code(roots)
     findings: list[Finding] = []
     for fid, kept in found.real_hits.items():
         linked = project.functions[fid]
         # Test code and TF1 code use (or avoid) tf.function on purpose: no findings there at all.
-        quiet = is_test(linked.fn) or linked.fn.path in project.tf1
+        quiet = project.is_test(linked.fn) or linked.fn.path in project.tf1
         eager = linked.eager_reason is not None  # tf.py_function bodies: no graph hazards
         for hit, spec in kept:
             rule_cls = by_code.get(hit.rule)

@@ -61,7 +61,10 @@ class Severity(str, Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
 
-Confidence = Literal["certain", "speculative"]
+# How sure a verdict is: ``certain``; ``speculative`` where it rests on a guess (a value assumed a
+# tensor); ``unknown`` where the status quo was kept because evidence was missing (no call site,
+# arguments of unknown kind, calls that could not be followed): `tfadvisor run` decides those.
+Confidence = Literal["certain", "speculative", "unknown"]
 VariableCreation = Literal["none", "guarded", "unguarded"]
 Role = Literal["compute", "builder", "io", "other"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context
 from tfadvisor.analysis.project import Linked, Project
-from tfadvisor.analysis.testcode import is_test, is_test_path
+from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
 
@@ -151,7 +151,7 @@ def _tf1(case: Case) -> Decision | None:
 
 
 def _test(case: Case) -> Decision | None:
-    if not is_test(case.fn):
+    if not case.project.is_test(case.fn):
         return None
     verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
     return Decision(verdict, assumptions=["test code: it uses tf.function (or not) on purpose"])
@@ -177,7 +177,7 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
-    if facts.role == "io":
+    if facts.role == "io" and not _computes_a_step(case):
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
@@ -206,9 +206,9 @@ def _entry_point(case: Case) -> Decision | None:
     eager_sites = [(c, s) for c, s in linked.callers
                    if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
     if not eager_sites:
-        return Decision(Verdict.LEAVE_EAGER, assumptions=[
-            "no call site in the checked code outside tests: whether a graph pays depends on how it is "
-            "called; " + MEASURE])
+        return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+            "not seen: a call site in the checked code outside tests; whether a graph pays depends on how "
+            "it is called: " + MEASURE])
     if not linked.repeated:
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
             "called once (no call site in a loop): tracing would cost more than it saves; " + MEASURE])
@@ -237,18 +237,22 @@ def _entry_point(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{', '.join(dict.fromkeys(fresh))} get a new Python object on every call: each would retrace"])
     if unknown:
-        return Decision(Verdict.LEAVE_EAGER, assumptions=[
-            f"cannot tell what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
+        return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+            f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
     known_tensor = [n for n, p in linked.params.items() if p.kind == "tensor" and not p.guessed]
     if not known_tensor:
+        unsure = [n for n, p in linked.params.items() if p.kind == "unknown" or p.guessed]
+        if unsure:
+            return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+                f"not seen: whether {', '.join(unsure)} are tensors: " + MEASURE])
         return Decision(Verdict.LEAVE_EAGER, assumptions=["takes no argument known to be a tensor"])
     return None
 
 
 def _in_test(project: Project, caller, site) -> bool:
     if caller is not None:
-        return is_test(caller)
+        return project.is_test(caller)
     return is_test_path(project.path_of_site(site))
 
 
@@ -268,6 +272,32 @@ def _payoff(case: Case) -> Decision | None:
     return Decision(Verdict.LEAVE_EAGER, ["TF602"], confidence="speculative", assumptions=[
         f"{case.tensor_ops} tensor op(s) and no model call, gradient or loop: graph mode rarely gains much "
         f"over eager for that (static estimate; {MEASURE})"])
+
+
+def _computes_a_step(case: Case) -> bool:
+    """Computes gradients or calls a model itself, besides what it reads back or logs: a step that
+    reports, not a driver (a driver loops and calls steps; a reporter only reads values)."""
+    fn = case.fn
+    return bool(fn.training_ops or fn.model_calls) and not fn.builds and not fn.long_loops
+
+
+def _reads_back(case: Case) -> Decision | None:
+    """A hot step (called per batch, with tensors, worth a graph) that reads values back, prints or
+    logs inside: the fix is to move that out, then decorate. Role after payoff: the I/O is the
+    part to change, not a reason to leave the step eager."""
+    if case.facts.role != "io":
+        return None
+    fn = case.fn
+    inside = []
+    if fn.eager_reads:
+        inside.append("reads tensor values back into Python (.numpy(), float())")
+    if fn.io_calls:
+        inside.append("prints, logs or writes files")
+    hazards = [h.rule for h in case.hazards if not h.speculative] or [h.rule for h in case.hazards]
+    reasons = hazards or (["TF206"] if fn.eager_reads else ["TF201"])
+    return Decision(Verdict.FIX_FIRST, reasons, assumptions=[
+        f"a step called per batch with tensors, worth a graph, but it {' and '.join(inside)} inside: "
+        f"return the tensors and read, print or log them in the loop, then decorate it"])
 
 
 def _eager_hazards(case: Case) -> Decision | None:
@@ -320,7 +350,7 @@ def _pure_python(case: Case) -> Decision | None:
     if case.facts.tensor_computation:
         return None
     if case.linked.opaque:
-        return Decision(Verdict.KEEP, assumptions=[
+        return Decision(Verdict.KEEP, confidence="unknown", assumptions=[
             f"no TensorFlow op found, but {case.linked.opaque} call(s) could not be followed "
             f"(methods of objects of unknown class, calls through attributes): " + MEASURE])
     return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op in it or its callees: only Python"])
@@ -347,6 +377,6 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _test, _already_graph, _role, _turned_off, _entry_point, _payoff,
-                                 _eager_hazards, _decorate)
+                                 _reads_back, _eager_hazards, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
                                      _pure_python, _keep)

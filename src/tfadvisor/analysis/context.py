@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterator
 from functools import cached_property
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import Scope, children
 from tfadvisor.analysis.summary import Kind, Param
@@ -27,13 +27,14 @@ _TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder
 class ScopeContext:
     def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
                  layer_attrs: frozenset[str] = frozenset(), container_attrs: frozenset[str] = frozenset(),
-                 module_containers: frozenset[str] = frozenset()) -> None:
+                 module_containers: frozenset[str] = frozenset(), module_models: frozenset[str] = frozenset()) -> None:
         self.scope = scope
         self.imports = imports
         self.params = {p.name: p for p in params}
         self.layer_attrs = layer_attrs  # self.<attr> assigned a Keras layer/model somewhere in the class
         self.container_attrs = container_attrs  # self.<attr> assigned a Python list/dict/set in the class
         self.module_containers = module_containers  # module-level names bound to a Python container
+        self.module_models = module_models  # module-level names bound to a Keras model, layer, loss or metric
         self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
         self._call_names: dict[int, str | None] = {}
         self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
@@ -41,11 +42,15 @@ class ScopeContext:
         self._kinds_seen: dict[str, set[str]] = {}
         self.instances: dict[str, str] = {}  # name -> the class (as written) it was made from
         self.aliases: dict[str, ast.expr] = {}  # name -> the name or attribute it was bound to
+        # name -> what it was bound to and how (``("iter",)`` a loop target, ``(1,)`` unpacked second):
+        # the project pass follows these where the value comes from another function (values.py).
+        self.bindings: dict[str, list[tuple[ast.AST, tuple]]] = {}
         # Names bound to a tensor on one path and a Python value on another (``dim = x.shape[-1]``
         # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
         # so whether such a name is a tensor where it is read is not known (set after inference).
         self.mixed: frozenset[str] = frozenset()
         self._infer()
+        self._record_bindings()
         self.mixed = frozenset(n for n, kinds in self._kinds_seen.items()
                                if "tensor" in kinds and kinds & {"primitive", "object"})
 
@@ -94,6 +99,46 @@ class ScopeContext:
                     for item in node.items:
                         if item.optional_vars is not None:
                             self._bind(item.optional_vars, ("object", ()), None)
+
+    def _record_bindings(self) -> None:
+        for node in self.scope.nodes(ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr,
+                                     ast.comprehension):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._record(target, node.value, ())
+            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                self._record(node.target, node.value, ())
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                self._record_loop(node.target, node.iter)
+
+    def _record(self, target: ast.AST, value: ast.AST, path: tuple) -> None:
+        if isinstance(target, ast.Name):
+            self.bindings.setdefault(target.id, []).append((value, path))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if not path and isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts, strict=False):
+                    self._record(t, v, ())
+                return
+            if any(isinstance(t, ast.Starred) for t in target.elts):
+                return
+            for index, t in enumerate(target.elts):
+                self._record(t, value, (*path, index))
+
+    def _record_loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        if isinstance(iterable, ast.Call) and isinstance(target, ast.Tuple) and iterable.args:
+            name = self.call_name(iterable)
+            if name == "enumerate" and len(target.elts) == 2:
+                self._record_loop(target.elts[1], iterable.args[0])
+                return
+            if name == "zip" and len(target.elts) == len(iterable.args):
+                for t, it in zip(target.elts, iterable.args, strict=False):
+                    self._record_loop(t, it)
+                return
+        self._record(target, iterable, ("iter",))
+
+    def value(self, node: ast.AST) -> tuple:
+        """Where the value of ``node`` comes from, as a term the project pass can finish (values.py)."""
+        return values.term(self, node)
 
     def _bind(self, target: ast.AST, kind: tuple[Kind, tuple[str, ...]], value: ast.AST | None) -> None:
         if isinstance(target, ast.Name) and kind[0] == "unknown" and isinstance(value, ast.Call):
@@ -261,6 +306,9 @@ class ScopeContext:
             return ("unknown", ())
         if isinstance(func, ast.Name) and func.id in self.params and func.id in _TENSORISH_PARAM_NAMES:
             return ("tensor", ())
+        if (isinstance(func, ast.Name) and func.id in self.module_models and func.id not in self.params
+                and func.id not in self.env):
+            return ("tensor", ())  # ``model(x)`` with ``model = keras.Sequential(...)`` at module level
         if isinstance(func, ast.Name) and self.env.get(func.id, ("unknown",))[0] == "object":
             return ("unknown", ())
         return ("unknown", ())

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from tfadvisor.analysis import references, state, tfapi
+from tfadvisor.analysis import references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
@@ -55,6 +55,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     layer_attrs = _layer_attributes(functions, imports)
     container_attrs = state.container_attributes(functions)
     module_containers = state.module_containers(module_scope)
+    module_models = _module_models(module_scope, imports)
     for info in classes:
         bases = [b for b in (imports.resolve(x) for x in info.bases) if b]
         summary.classes.append(ClassSummary(
@@ -65,6 +66,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     local_rules = [r for r in rules if getattr(r, "check", None) is not None]
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
+    summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
     _add_references(summary, references.scan(module_ctx), None)
@@ -81,7 +83,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
                                definitions[scope.qualname])
         owner = _class_of(scope) or ""
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(owner, frozenset()),
-                           container_attrs.get(owner, frozenset()), module_containers)
+                           container_attrs.get(owner, frozenset()), module_containers, module_models)
         _fill_facts(fn, ctx)
         fn.decorator_disabled = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
@@ -103,6 +105,21 @@ def _add_references(summary: ModuleSummary, refs: references.ScopeReferences, qu
 
 def _class_of(scope: Scope) -> str | None:
     return scope.cls.qualname if scope.cls else None
+
+
+_CALLABLE_BUILDERS = ("keras.Model", "keras.Sequential", "keras.models.", "keras.applications.", "keras.layers.",
+                      "keras.losses.", "keras.metrics.")
+
+
+def _module_models(module: Scope, imports: ImportMap) -> frozenset[str]:
+    """Module-level names bound to a Keras model, layer, loss or metric: calling one computes."""
+    out: set[str] = set()
+    for node in module.nodes(ast.Assign):
+        if isinstance(node.value, ast.Call):
+            name = imports.resolve(node.value.func)
+            if tfapi.is_keras_builder(name) and name.startswith(_CALLABLE_BUILDERS):  # type: ignore[union-attr]
+                out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return frozenset(out)
 
 
 def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | None, frozenset[str]]:
@@ -209,6 +226,33 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.side_effects.sort()
     fn.calls = _call_sites(ctx, set(params))
     fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))
+    _fill_values(fn, ctx)
+
+
+_MAX_TERMS = 8  # returns, yields and ``self.x = ...`` recorded per function: enough to join
+
+
+def _fill_values(fn: FunctionSummary, ctx: ScopeContext) -> None:
+    """Where what the function returns, yields and stores on ``self`` comes from (values.py)."""
+    returned = [ctx.value(r.value) for r in ctx.scope.nodes(ast.Return)[:_MAX_TERMS] if r.value is not None]
+    if returned:
+        fn.returns_value = values.any_of(returned)
+    yielded = [ctx.value(y.value) for y in ctx.scope.nodes(ast.Yield)[:_MAX_TERMS] if y.value is not None]
+    if yielded:
+        fn.yields_value = values.any_of(yielded)
+    if fn.class_qualname is None and ".<locals>." not in fn.qualname:
+        return
+    for node in ctx.scope.nodes(ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                fn.self_assigns.append((target.attr, ctx.value(node.value)))
+        if len(fn.self_assigns) >= 4 * _MAX_TERMS:
+            break
+
+
+def _module_values(ctx: ScopeContext) -> dict[str, tuple]:
+    """Module-level names and where their values come from: ``train_ds = pipeline.load()``."""
+    return {name: ctx.value(ast.Name(id=name, ctx=ast.Load())) for name in ctx.bindings}
 
 
 def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param]) -> int:
@@ -361,7 +405,8 @@ def _is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
     func = call.func
     if isinstance(func, ast.Name):
-        return func.id in _MODEL_NAMES or func.id.endswith(("_model", "_layer", "_net"))
+        return (func.id in _MODEL_NAMES or func.id.endswith(("_model", "_layer", "_net"))
+                or (func.id in ctx.module_models and func.id not in ctx.params))
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return func.attr in ctx.layer_attrs or func.attr in _MODEL_NAMES
     return False
@@ -398,12 +443,12 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             if isinstance(arg, ast.Starred):
                 break
             site.args.append(_arg_kind(ctx, arg))
-            _note_arg(site, str(index), arg, params, varying_names, ctx.sources, ctx)
+            _note_arg(site, str(index), arg, params, varying_names, ctx)
         for kw in call.keywords:
             if kw.arg is None:
                 continue
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
-            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx.sources, ctx)
+            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx)
         out.append(site)
     return out
 
@@ -439,13 +484,15 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
 
 
 def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
-              sources: dict[str, str], ctx: ScopeContext) -> None:
+              ctx: ScopeContext) -> None:
     if isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg):
         site.fresh.append(key)  # a new object per call: tf.function keys on its identity
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
-    elif isinstance(arg, ast.Name) and arg.id in sources:
-        site.sources[key] = sources[arg.id]
+    elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) == "unknown":
+        source = ctx.value(arg)
+        if source != values.UNKNOWN:
+            site.sources[key] = source
     if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
         site.varying.append(key)
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from tfadvisor.analysis import graph_context, tfapi
+from tfadvisor.analysis import graph_context, testcode, tfapi, values
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
-from tfadvisor.analysis.testcode import is_test, is_test_path
+from tfadvisor.analysis.testcode import is_test_path
 
 T = TypeVar("T")
 
@@ -29,6 +29,7 @@ class ParamFacts:
     strength: int = 0  # 3 annotation, 2 call site, 1 use or default, 0 none/name
     varying: bool = False  # fed values that change from call to call (loop counters)
     mixed: bool = False  # call sites pass a tensor at some places and a Python value at others
+    rich: str = "unknown"  # dataset, model, numpy ... where call sites tell (values.py)
 
 
 @dataclass
@@ -81,7 +82,17 @@ class Project:
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
         # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
+        self._modules_by_name = {m.module: m for m in self.modules}
+        self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
+        self.values = values.Evaluator(self)
+        self.test_classes = frozenset(
+            (mod.module, cls.qualname) for mod in self.modules for cls in mod.classes
+            if testcode.is_test_case(self.class_bases(mod.module, cls.qualname)))
         self._link()
+
+    def is_test(self, fn: FunctionSummary) -> bool:
+        """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py)."""
+        return testcode.is_test(fn, self.test_classes)
 
     # -- resolution ---------------------------------------------------------------------------
     def resolve(self, caller: FunctionSummary | None, module: str, callee: str, line: int | None = None,
@@ -188,6 +199,40 @@ class Project:
         if fn.class_qualname is None:
             return None
         return self._classes.get(fn.module, {}).get(fn.class_qualname)
+
+    def class_named(self, module: str, name: str) -> tuple[str, str] | None:
+        """(module, class qualname) of the project's class that ``name`` (as called) makes."""
+        return self._class(module, name)
+
+    def module_global(self, dotted: str) -> tuple[str, tuple] | None:
+        """(module, value term) of a module-level name of the project (``data.pipeline.train_ds``)."""
+        found = self._split_module(dotted)
+        if found is None or "." in found[1]:
+            return None
+        mod = self._modules_by_name.get(found[0])
+        if mod is None or found[1] not in mod.globals:
+            return None
+        return found[0], mod.globals[found[1]]
+
+    def attribute_values(self, module: str, class_qualname: str, attr: str) -> list[tuple[FunctionSummary, tuple]]:
+        """What the class's methods (and its bases') assign to ``self.attr``, with the method."""
+        key = (module, class_qualname)
+        table = self._attribute_memo.get(key)
+        if table is None:
+            table = self._attribute_memo[key] = {}
+            classes = [(module, class_qualname)]
+            for base in self.class_bases(module, class_qualname):
+                found = self._class(module, base)
+                if found is not None:
+                    classes.append(found)
+            wanted = set(classes)
+            for linked in self.functions.values():
+                fn = linked.fn
+                owner = values.class_of(fn)
+                if owner is not None and (fn.module, owner) in wanted:
+                    for name, value in fn.self_assigns:
+                        table.setdefault(name, []).append((fn, value))
+        return table.get(attr, [])
 
     # -- linking ------------------------------------------------------------------------------
     def _link(self) -> None:
@@ -338,7 +383,7 @@ class Project:
             linked = self.functions[fid]
             linked.repeated = any(
                 (site.in_loop or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
-                and not (is_test(caller) if caller is not None else is_test_path(self.path_of_site(site)))
+                and not (self.is_test(caller) if caller is not None else is_test_path(self.path_of_site(site)))
                 for caller, site in linked.callers)
 
     def _mark_opaque(self) -> None:
@@ -368,6 +413,7 @@ class Project:
         seen: dict[tuple[str, str], set[str]] = {}
         for _ in range(4):  # a fixpoint over call chains; rarely more than a couple of rounds
             changed = False
+            self.values.forget()  # parameter kinds changed: values that rest on them may too
             for linked in self.functions.values():
                 callee = linked.fn
                 for caller, site in linked.callers:
@@ -375,7 +421,11 @@ class Project:
                         facts = linked.params.get(pname)
                         if facts is None:
                             continue
-                        kind = self.arg_kind(caller, site, key, kind)
+                        rich = self.arg_rich(caller, site, key, kind)
+                        if isinstance(rich, str) and rich not in ("unknown", "tensor", "primitive", "object") \
+                                and facts.rich != rich and facts.strength <= 2:
+                            facts.rich, changed = (rich if facts.rich == "unknown" else "unknown"), True
+                        kind = values.to_kind(rich)
                         if kind in ("tensor", "primitive"):
                             seen.setdefault((linked.fn.id, pname), set()).add(kind)
                         if key in site.varying and kind == "primitive" and not facts.varying:
@@ -384,7 +434,9 @@ class Project:
                             continue
                         if facts.strength < 2 or (kind == "tensor" and facts.kind != "tensor"):
                             where = f"{caller.qualname}()" if caller else "module level"
-                            facts.kind, facts.evidence = kind, f"call site in {where}, line {site.line}"
+                            source = site.sources.get(key)
+                            origin = f" ({values.describe(source)})" if source is not None else ""
+                            facts.kind, facts.evidence = kind, f"call site in {where}, line {site.line}{origin}"
                             facts.strength = 2
                             changed = True
             if not changed:
@@ -403,18 +455,22 @@ class Project:
 
     def arg_kind(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> Kind:
         """An argument's kind, completed with what the project knows: a parameter passed through
-        (its kind in the caller), a value returned by one of the project's functions."""
+        (its kind in the caller), a value made by another of the project's functions, a batch of a
+        dataset built in another module, an attribute set in ``__init__`` (values.py)."""
+        return values.to_kind(self.arg_rich(caller, site, key, kind))
+
+    def arg_rich(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> values.Rich:
+        """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
         if kind != "unknown":
             return kind
-        source = site.sources.get(key)
-        if source is not None:
-            producer = self.resolve(caller, caller.module if caller else self._module_of(site), source, site.line)
-            if producer is not None and producer.returns_tensor:
-                return "tensor"
         forwarded = site.forwarded.get(key)
         caller_params = self.functions[caller.id].params if caller else {}
         if forwarded and forwarded in caller_params and not caller_params[forwarded].guessed:
-            return caller_params[forwarded].kind
+            facts = caller_params[forwarded]
+            return facts.rich if facts.rich != "unknown" else facts.kind
+        source = site.sources.get(key)
+        if source is not None:
+            return self.values.kind(source, caller, caller.module if caller else self._module_of(site))
         return kind
 
     def bind(self, site: CallSite, callee: FunctionSummary) -> list[tuple[str, str, Kind]]:

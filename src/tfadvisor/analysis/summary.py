@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Kind = Literal["tensor", "primitive", "object", "unknown"]
+# Where a value comes from, for the project pass to finish: a small term (analysis/values.py).
+Value = tuple
 
 
 @dataclass(slots=True)
@@ -60,9 +62,9 @@ class CallSite:
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
     on_instance: bool = False  # ``obj.method(...)`` resolved through the class ``obj`` was made from
-    # Arguments that are results of other calls (``x = make_batch(); f(x)``): arg key -> callee,
-    # so the project pass can use what the callee returns.
-    sources: dict[str, str] = field(default_factory=dict)
+    # Arguments whose kind the per-file pass cannot tell (``for x, y in pipeline.load(): f(x)``):
+    # arg key -> where the value comes from, which the project pass evaluates (values.py).
+    sources: dict[str, Value] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -93,6 +95,9 @@ class FunctionSummary:
     hits: list[Hit] = field(default_factory=list)
     is_generator: bool = False
     returns_tensor: bool = False
+    returns_value: Value | None = None  # what it returns, as a term (values.py)
+    yields_value: Value | None = None  # what a generator yields
+    self_assigns: list[tuple[str, Value]] = field(default_factory=list)  # ``self.attr = value``
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
@@ -139,3 +144,4 @@ class ModuleSummary:
     # ``function = functools.partial(tf.function, autograph=False)``).
     function_wrappers: list[str] = field(default_factory=list)
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
+    globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values

@@ -114,6 +114,7 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
 
     results: list[dict[str, Any]] = []
     seen: Counter[str] = Counter()
+    by_id = {fn.id: fn for fn in report.functions}
     for f in sorted(report.findings, key=Finding.sort_key):
         base = fingerprint(f, root)
         seen[base] += 1  # identical lines in one function: keep each alert distinct and stable
@@ -137,6 +138,10 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
             "partialFingerprints": {FINGERPRINT_KEY: f"{base}:{seen[base]}"},
         }
         properties: dict[str, Any] = {}
+        verdict = by_id.get(f.function or "")
+        if verdict is not None:  # the verdict of the finding's function, and how sure it is
+            properties["verdict"] = verdict.verdict.value
+            properties["confidence"] = verdict.confidence
         if f.fix is not None:
             properties["fix"] = {"safe": f.fix.safe, "description": f.fix.description}
         if f.cell is not None:
@@ -188,11 +193,20 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
         "invocations": [invocation],
         "columnKind": "unicodeCodePoints",
         "results": results,
-        "properties": {"command": report.command},
+        "properties": {"command": report.command, "verdicts": _verdict_counts(report)},
     }
     base = os.path.abspath(root or os.getcwd()).replace(os.sep, "/")
     run["originalUriBaseIds"] = {"%SRCROOT%": {"uri": "file://" + quote(base.rstrip("/") + "/")}}
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def _verdict_counts(report: Report) -> dict[str, dict[str, int]]:
+    """Verdicts by confidence: ``unknown`` ones are where evidence was missing (run decides)."""
+    out: dict[str, dict[str, int]] = {}
+    for fn in report.functions:
+        row = out.setdefault(fn.verdict.value, {})
+        row[fn.confidence] = row.get(fn.confidence, 0) + 1
+    return out
 
 
 def render(report: Report, *, root: str | None = None, **_: Any) -> str:

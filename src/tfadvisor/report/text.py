@@ -70,7 +70,8 @@ def render(report: Report, *, color: bool = False, verbose: bool = False, show_s
 def _function_line(out: Console, fn: FunctionReport) -> None:
     style = VERDICT_STYLE[fn.verdict]
     reasons = " ".join(fn.reasons)
-    guess = " [dim](speculative)[/]" if fn.confidence == "speculative" else ""
+    guess = {"speculative": " [dim](speculative)[/]",
+             "unknown": " [dim](unknown: evidence missing; `tfadvisor run` decides)[/]"}.get(fn.confidence, "")
     where = f"{fn.line:>5}" if fn.cell is None else f"cell {fn.cell}, line {fn.cell_line}"
     name = local_id(fn.id)  # the qualname, with #2 for a second definition of it
     out.print(f"  {where}  {escape(name)}  [{style}]{fn.verdict}[/]  [dim]{reasons}[/]{guess}")
@@ -97,7 +98,10 @@ def _summary(out: Console, report: Report, findings: list[Finding]) -> None:
     severities = Counter(f.severity.value for f in findings if not f.suppressed)
     errors = sum(1 for f in report.files if f.status == "error")
     skipped = sum(len(f.skipped_cells) for f in report.files)
-    out.print(f"{len(report.functions)} functions in {len(report.files)} files: " + (", ".join(parts) or "none"))
+    unknown = sum(1 for fn in report.functions if fn.confidence == "unknown")
+    out.print(f"{len(report.functions)} functions in {len(report.files)} files: " + (", ".join(parts) or "none")
+              + (f" ({unknown} of them unknown: evidence missing, `tfadvisor run` decides; -v lists them)"
+                 if unknown else ""))
     finding_parts = [f"{severities[s]} {s}{'s' if severities[s] != 1 else ''}" for s in ("error", "warning", "info") if severities[s]]
     out.print(f"{sum(severities.values())} findings" + (f" ({', '.join(finding_parts)})" if finding_parts else "")
               + (f"; {errors} file(s) could not be analysed" if errors else "")

@@ -1,0 +1,347 @@
+"""What values are, across the project: tensors, datasets, models, NumPy arrays, Python values.
+
+The per-file pass cannot know what ``pipeline.load_split()`` returns: that is in another file. So
+it records where a value comes from, as a small term (a ``Value``), and the project pass evaluates
+the term once every file's summary is in:
+
+=============================  ==========================================================
+term                           the value
+=============================  ==========================================================
+``("kind", k)``                known locally: one of ``RICH_KINDS``
+``("call", name)``             what calling ``name`` returns (a function, a class, a method)
+``("method", v, m)``           ``v.m(...)``: a dataset's ``batch``, a model's ``predict`` ...
+``("global", dotted)``         a module-level name, of this module or imported
+``("self", attr)``             ``self.attr``, as the class's methods assign it
+``("param", name)``            a parameter of the function the term was written in
+``("item", v, i)``             ``v[i]``, or the i-th name unpacked from ``v``
+``("iter", v)``                an element of ``for ... in v``
+``("tuple", (v, ...))``        a tuple or list written out
+``("any", (v, ...))``          a name bound more than once: one of these
+=============================  ==========================================================
+
+Evaluation is memoised per (term, function) and cut at a small depth, so cycles (a function
+returning its own call) end in ``unknown``. Terms are plain tuples: summaries cross process
+boundaries.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tfadvisor.analysis import tfapi
+
+if TYPE_CHECKING:
+    from tfadvisor.analysis.context import ScopeContext
+    from tfadvisor.analysis.project import Project
+    from tfadvisor.analysis.summary import FunctionSummary, Kind
+
+Value = tuple  # a term of the table above
+# A kind, or a tuple structure of kinds (what ``return train, test`` gives).
+Rich = Any
+
+RICH_KINDS = ("tensor", "dataset", "model", "numpy", "primitive", "container", "object", "unknown")
+UNKNOWN: Value = ("kind", "unknown")
+_MAX_DEPTH = 12
+_MAX_BINDINGS = 4
+
+# Methods of a Keras model that give tensors (called, not predicted) or NumPy arrays.
+_MODEL_TENSOR_METHODS = frozenset({"call", "__call__", "predict_on_batch", "train_on_batch", "test_on_batch"})
+_MODEL_NUMPY_METHODS = frozenset({"predict"})
+_ITERATOR_CALLS = frozenset({"iter", "next"})
+
+
+# -- the per-file pass: terms from syntax ---------------------------------------------------------
+def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
+    """A kind the per-file pass knows without the project: datasets, models, NumPy arrays,
+    containers written out, tensors and Python scalars."""
+    if ctx.is_dataset(node):
+        return "dataset"
+    if isinstance(node, ast.Call):
+        name = ctx.call_name(node)
+        if name and tfapi.is_keras_builder(name) and name.startswith(("keras.Model", "keras.Sequential",
+                                                                       "keras.models.", "keras.applications.",
+                                                                       "keras.layers.")):
+            return "model"
+        if name and (name.startswith("numpy.") and not name.startswith("numpy.random.seed")):
+            return "numpy"
+    if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return "container"
+    kind, deps = ctx.kind_deps(node)
+    if kind == "tensor" and not deps:
+        return "tensor"
+    if kind == "primitive":
+        return "primitive"
+    return None
+
+
+def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) -> Value:
+    """The term for an expression of ``ctx``'s scope."""
+    rich = local_rich(ctx, node)
+    if rich is not None:
+        return ("kind", rich)
+    if isinstance(node, ast.Name):
+        return _name_term(ctx, node.id, _seen)
+    if isinstance(node, ast.Call):
+        return _call_term(ctx, node, _seen)
+    if isinstance(node, ast.Attribute):
+        if isinstance(node.value, ast.Name) and node.value.id == "self":
+            return ("self", node.attr)
+        dotted = ctx.resolve(node)
+        if dotted and isinstance(node.value, ast.Name) and _is_module_name(ctx, node.value.id):
+            return ("global", dotted)
+        return UNKNOWN
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(index.value, bool):
+            return _item(term(ctx, node.value, _seen), index.value)
+        return ("iter", term(ctx, node.value, _seen))  # ``xs[i]``: some element
+    if isinstance(node, ast.Tuple):
+        return ("tuple", tuple(term(ctx, e, _seen) for e in node.elts))
+    if isinstance(node, ast.IfExp):
+        return any_of([term(ctx, node.body, _seen), term(ctx, node.orelse, _seen)])
+    if isinstance(node, ast.Starred):
+        return UNKNOWN
+    return UNKNOWN
+
+
+def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
+    bindings = ctx.bindings.get(name)
+    if bindings and name not in seen:
+        inner = seen | {name}
+        return any_of([_apply(term(ctx, node, inner), path) for node, path in bindings[:_MAX_BINDINGS]])
+    if name in ctx.params:
+        return ("param", name)
+    if name in ctx.local_names or ctx.encloses(name):
+        return UNKNOWN
+    dotted = ctx.imports.resolve(ast.Name(id=name, ctx=ast.Load()))
+    if dotted and "." in dotted:
+        return ("global", dotted)
+    return ("global", f"{ctx.imports.module}.{name}")
+
+
+def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value:
+    func = node.func
+    name = ctx.call_name(node)
+    if name in _ITERATOR_CALLS and node.args:
+        inner = term(ctx, node.args[0], seen)
+        return ("iter", inner) if name == "next" else inner
+    if isinstance(func, ast.Attribute):
+        receiver = func.value
+        if isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"):
+            return ("call", f"{receiver.id}.{func.attr}")
+        if isinstance(receiver, ast.Name) and _is_module_name(ctx, receiver.id) and name:
+            return ("call", name)  # ``pipeline.load_split()``: a function of another module
+        return ("method", term(ctx, receiver, seen), func.attr)
+    if name:
+        if isinstance(func, ast.Name) and func.id in ctx.params:
+            return ("method", ("param", func.id), "__call__")  # ``model(x)`` for a model passed in
+        return ("call", name)
+    return UNKNOWN
+
+
+def _is_module_name(ctx: ScopeContext, name: str) -> bool:
+    """A name that is neither local nor a parameter: a module, or a global of the module."""
+    return name not in ctx.params and name not in ctx.local_names and not ctx.encloses(name) \
+        and name not in ctx.bindings
+
+
+def _item(value: Value, index: int) -> Value:
+    if value[0] == "tuple":
+        elements = value[1]
+        return elements[index] if -len(elements) <= index < len(elements) else UNKNOWN
+    return ("item", value, index)
+
+
+def _apply(value: Value, path: tuple[Any, ...]) -> Value:
+    """A binding's path: ``("iter",)`` for a loop target, ``("item", i)`` for unpacking."""
+    for step in path:
+        value = ("iter", value) if step == "iter" else _item(value, step)
+    return value
+
+
+def any_of(values: list[Value]) -> Value:
+    unique = list(dict.fromkeys(values))
+    return unique[0] if len(unique) == 1 else ("any", tuple(unique))
+
+
+# -- the project pass: terms to kinds ----------------------------------------------------------------
+class Evaluator:
+    """Evaluates terms in the context of a function (or a module's top level) of the project."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self._memo: dict[tuple[Value, str], Rich] = {}
+        self._active: set[tuple[Value, str]] = set()
+
+    def kind(self, value: Value, fn: FunctionSummary | None, module: str, depth: int = 0) -> Rich:
+        key = (value, fn.id if fn is not None else module)
+        if key in self._memo:
+            return self._memo[key]
+        if depth > _MAX_DEPTH or key in self._active:
+            return "unknown"
+        self._active.add(key)
+        try:
+            out = self._kind(value, fn, module, depth + 1)
+        finally:
+            self._active.discard(key)
+        self._memo[key] = out
+        return out
+
+    def forget(self) -> None:
+        """Drop memoised results (parameter kinds changed during the project's fixpoint)."""
+        self._memo.clear()
+
+    def _kind(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        if value[0] == "kind":
+            return value[1]
+        handler: Callable[..., Rich] | None = getattr(self, f"_on_{value[0]}", None)
+        return handler(value, fn, module, depth) if handler is not None else "unknown"
+
+    def _on_tuple(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        return tuple(self.kind(v, fn, module, depth) for v in value[1])
+
+    def _on_any(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        return join([self.kind(v, fn, module, depth) for v in value[1]])
+
+    def _on_param(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        if fn is None:
+            return "unknown"
+        facts = self.project.functions[fn.id].params.get(value[1])
+        if facts is None or facts.guessed:
+            return "unknown"
+        if facts.rich != "unknown":
+            return facts.rich
+        return {"tensor": "tensor", "primitive": "primitive", "object": "object"}.get(facts.kind, "unknown")
+
+    def _on_item(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        inner = self.kind(value[1], fn, module, depth)
+        if isinstance(inner, tuple):
+            index = value[2]
+            return inner[index] if -len(inner) <= index < len(inner) else "unknown"
+        return inner if inner in ("tensor", "numpy") else "unknown"
+
+    def _on_iter(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        inner = self.kind(value[1], fn, module, depth)
+        if inner == "dataset" or inner == "tensor":
+            return "tensor"  # a dataset's elements are tensors (or structures of them)
+        if inner == "numpy":
+            return "numpy"
+        if isinstance(inner, tuple):
+            return join(list(inner))
+        if isinstance(inner, str) and inner.startswith("iterator:"):
+            return inner.split(":", 1)[1]
+        return "unknown"
+
+    def _on_method(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        receiver = self.kind(value[1], fn, module, depth)
+        method = value[2]
+        if receiver == "dataset" and method in tfapi.DATASET_METHODS:
+            return "dataset"
+        if receiver == "dataset" and method in ("as_numpy_iterator",):
+            return "iterator:numpy"
+        if receiver == "model":
+            if method in _MODEL_TENSOR_METHODS:
+                return "tensor"
+            if method in _MODEL_NUMPY_METHODS:
+                return "numpy"
+        if receiver == "tensor" and method not in tfapi.EAGER_ONLY_METHODS and method not in ("get_shape", "as_list"):
+            return "tensor"
+        if receiver == "numpy" and method in ("astype", "reshape", "copy", "transpose", "squeeze"):
+            return "numpy"
+        return "unknown"
+
+    def _on_global(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        found = self.project.module_global(value[1])
+        if found is None:
+            return "unknown"
+        home, bound = found
+        return self.kind(bound, None, home, depth)
+
+    def _on_self(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        if fn is None:
+            return "unknown"
+        owner = class_of(fn)
+        if owner is None:
+            return "unknown"
+        assigned = self.project.attribute_values(fn.module, owner, value[1])
+        if not assigned:
+            return "unknown"
+        return join([self.kind(v, where, where.module, depth) for where, v in assigned[:_MAX_BINDINGS]])
+
+    def _on_call(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        name = value[1]
+        target = self.project.resolve(fn, module, name)
+        if target is not None:
+            if target.is_generator:
+                yielded = target.yields_value
+                element = self.kind(yielded, target, target.module, depth) if yielded is not None else "unknown"
+                return f"iterator:{element}" if isinstance(element, str) else "unknown"
+            returned = target.returns_value
+            return self.kind(returned, target, target.module, depth) if returned is not None else "unknown"
+        made = self.project.class_named(module, name)
+        if made is not None:
+            bases = self.project.class_bases(*made)
+            from tfadvisor.analysis import graph_context  # no import cycle at module load
+
+            return "model" if graph_context.is_keras_class(bases) else "object"
+        return "unknown"
+
+
+def class_of(fn: FunctionSummary) -> str | None:
+    if fn.class_qualname is not None:
+        return fn.class_qualname
+    head = fn.qualname.split(".<locals>.")[0]  # a function nested in a method: the method's class
+    return head.rsplit(".", 1)[0] if "." in head and head != fn.qualname else None
+
+
+def join(kinds: list[Rich]) -> Rich:
+    """One kind for a value that may be any of ``kinds``: the kind they share, or unknown (one
+    unknown possibility makes the whole unknown: precision first)."""
+    if not kinds or "unknown" in kinds:
+        return "unknown"
+    first = kinds[0]
+    if all(k == first for k in kinds):
+        return first
+    if all(isinstance(k, tuple) and len(k) == len(first) for k in kinds):
+        return tuple(join([k[i] for k in kinds]) for i in range(len(first)))
+    if all(k in ("tensor", "numpy") for k in kinds):
+        return "tensor"
+    return "unknown"
+
+
+def to_kind(rich: Rich) -> Kind:
+    """The parameter kind the rest of the analysis uses: NumPy arrays trace as tensors do (once
+    per shape and dtype); datasets, models and containers are Python objects to tracing."""
+    if rich in ("tensor", "numpy"):
+        return "tensor"
+    if rich == "primitive":
+        return "primitive"
+    if rich in ("dataset", "model", "container", "object") or isinstance(rich, tuple):
+        return "object"
+    return "unknown"
+
+
+def describe(value: Value) -> str:
+    """A few words on where a value comes from, for evidence strings."""
+    tag = value[0]
+    if tag == "iter":
+        return f"elements of {describe(value[1])}"
+    if tag == "item":
+        return describe(value[1])
+    if tag == "call":
+        return f"what {value[1]}() returns"
+    if tag == "method":
+        return f"{describe(value[1])}.{value[2]}()"
+    if tag == "global":
+        return value[1]
+    if tag == "self":
+        return f"self.{value[1]}"
+    if tag == "param":
+        return f"parameter {value[1]}"
+    if tag == "any":
+        return " or ".join(describe(v) for v in value[1][:2])
+    if tag == "tuple":
+        return "a tuple"
+    return str(value[1])
