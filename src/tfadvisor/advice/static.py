@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tfadvisor.analysis import graph_context
+from tfadvisor.analysis import graph_context, values
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
@@ -150,6 +150,14 @@ def _tf1(case: Case) -> Decision | None:
     return Decision(verdict, ["TF100"], assumptions=[f"TensorFlow 1 code ({marker[2]}, line {marker[0]}): out of scope"])
 
 
+def _other_framework(case: Case) -> Decision | None:
+    framework = case.project.other_framework.get(case.fn.path)
+    if framework is None:
+        return None
+    verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
+    return Decision(verdict, assumptions=[f"{framework} code (the module imports {framework}, not TensorFlow): out of scope"])
+
+
 def _test(case: Case) -> Decision | None:
     if not case.project.is_test(case.fn):
         return None
@@ -219,7 +227,14 @@ def _entry_point(case: Case) -> Decision | None:
         if site.on_instance and "self" in site.fresh:
             fresh.append("self")
         for key, pname, kind in project.bind(site, linked.fn):
-            kind = project.arg_kind(caller, site, key, kind)
+            rich = project.arg_rich(caller, site, key, kind)
+            if rich == "container" or isinstance(rich, tuple):
+                # a list or tuple: of tensors it traces once per structure, of Python numbers once
+                # per value; its contents are not known here
+                if key in site.varying:
+                    unknown.append(pname)
+                continue
+            kind = values.to_kind(rich)
             declared = linked.params.get(pname)
             if kind == "unknown" and declared is not None and declared.strength == 3:
                 kind = declared.kind  # annotated: trust the annotation
@@ -246,7 +261,8 @@ def _entry_point(case: Case) -> Decision | None:
         if unsure:
             return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
                 f"not seen: whether {', '.join(unsure)} are tensors: " + MEASURE])
-        return Decision(Verdict.LEAVE_EAGER, assumptions=["takes no argument known to be a tensor"])
+        # No tensor argument, and the Python ones do not change from call to call (checked above):
+        # one trace serves every call (``agent.learn()`` on the agent's own state).
     return None
 
 
@@ -308,6 +324,34 @@ def _eager_hazards(case: Case) -> Decision | None:
     reasons = found + (["TF101"] if varying else [])
     assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
     return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
+
+
+def _numpy_on_values(case: Case) -> Decision | None:
+    """NumPy on values that change (a replay buffer sampled, a list of rewards stacked, a random
+    draw), in the step or an eager callee: a tf.function runs it once, while tracing, and freezes the
+    result, or fails on a symbolic tensor. Worth a graph, but only after that moves out."""
+    found = case.project.numpy_on_values[case.fn.id]
+    if found is None:
+        return None
+    path, line = found
+    where = f"line {line}" + (f" of {path}" if path != case.fn.path else "")
+    return Decision(Verdict.FIX_FIRST, ["TF205"], assumptions=[
+        f"NumPy on changing values ({where}) would run only while tracing (its result frozen into the graph) "
+        f"or fail on a symbolic tensor: do it outside the step, or with TensorFlow ops, then decorate"])
+
+
+def _iterates_unknown(case: Case) -> Decision | None:
+    """A parameter of unknown kind that the body iterates the Python way (``zip``, a comprehension,
+    unpacking): a list works in a graph, a tensor raises. Not knowing which, the status quo."""
+    params = case.linked.params
+    unsure = [n for n in case.fn.python_iterated
+              if n in params and (params[n].kind == "unknown" or params[n].guessed)]
+    if not unsure:
+        return None
+    return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+        f"not seen: whether {', '.join(unsure)} {'is a tensor or a Python list' if len(unsure) == 1 else 'are tensors or Python lists'}; "
+        f"the body iterates {'it' if len(unsure) == 1 else 'them'} in Python (zip, a comprehension, unpacking), "
+        f"which raises in a graph for a tensor: " + MEASURE])
 
 
 def _decorate(case: Case) -> Decision:
@@ -376,7 +420,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, _ in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _test, _already_graph, _role, _turned_off, _entry_point, _payoff,
-                                 _reads_back, _eager_hazards, _decorate)
-DECORATED_STEPS: tuple[Step, ...] = (_tf1, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _turned_off, _entry_point, _payoff,
+                                 _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
+DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
                                      _pure_python, _keep)

@@ -49,9 +49,11 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     for scope in (module_scope, *functions):
         for node in scope.nodes(ast.Import, ast.ImportFrom):
             imports.add(node)  # type: ignore[arg-type]
+    for scope in (module_scope, *functions):
+        _add_api_aliases(scope, imports)
 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
-                            lines=text.count("\n") + 1)
+                            lines=text.count("\n") + 1, other_framework=_other_framework(imports))
     layer_attrs = _layer_attributes(functions, imports)
     container_attrs = state.container_attributes(functions)
     module_containers = state.module_containers(module_scope)
@@ -94,6 +96,38 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
             fn.hits.extend(rule.check(ctx))  # type: ignore[attr-defined]
         summary.functions.append(fn)
     return summary
+
+
+_OTHER_FRAMEWORKS = ("torch", "jax", "flax", "mxnet", "paddle")
+
+
+def _other_framework(imports: ImportMap) -> str | None:
+    """The deep-learning framework a module uses when it is not TensorFlow (PyTorch in a repository
+    that has both): its functions are not tfadvisor's to advise on."""
+    if imports.imports_tensorflow():
+        return None
+    roots = {v.split(".", 1)[0] for v in imports.names.values()}
+    return next((f for f in _OTHER_FRAMEWORKS if f in roots), None)
+
+
+_PARTIALS = ("functools.partial", "partial")
+
+
+def _add_api_aliases(scope: Scope, imports: ImportMap) -> None:
+    """Names that stand for a TensorFlow or Keras API: ``Dense = tf.keras.layers.Dense`` and
+    ``conv = functools.partial(layers.Conv2D, padding="same")``. A call of ``conv(64, 3)`` makes a
+    Conv2D layer, as a call of ``Conv2D`` would."""
+    for node in scope.nodes(ast.Assign):
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            continue
+        value = node.value
+        if (isinstance(value, ast.Call) and value.args and imports.resolve(value.func) in _PARTIALS):
+            value = value.args[0]
+        if not isinstance(value, (ast.Attribute, ast.Name)):
+            continue
+        target = imports.resolve(value)
+        if target and target.startswith(("keras.", "tensorflow.")) and node.targets[0].id not in imports.names:
+            imports.names[node.targets[0].id] = target
 
 
 def _add_references(summary: ModuleSummary, refs: references.ScopeReferences, qualname: str | None) -> None:
@@ -220,6 +254,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     _attribute_evidence(ctx, params)
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
+    fn.python_iterated = _python_iterated(ctx, params)
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
@@ -244,10 +279,19 @@ def _fill_values(fn: FunctionSummary, ctx: ScopeContext) -> None:
         return
     for node in ctx.scope.nodes(ast.Assign):
         for target in node.targets:
-            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-                fn.self_assigns.append((target.attr, ctx.value(node.value)))
+            if _is_self_attribute(target):
+                fn.self_assigns.append((target.attr, ctx.value(node.value)))  # type: ignore[attr-defined]
+            elif isinstance(target, (ast.Tuple, ast.List)) and any(_is_self_attribute(t) for t in target.elts):
+                whole = ctx.value(node.value)  # ``self.train, self.test = load_split()``
+                for index, element in enumerate(target.elts):
+                    if _is_self_attribute(element):
+                        fn.self_assigns.append((element.attr, values.item_of(whole, index)))  # type: ignore[attr-defined]
         if len(fn.self_assigns) >= 4 * _MAX_TERMS:
             break
+
+
+def _is_self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
 def _module_values(ctx: ScopeContext) -> dict[str, tuple]:
@@ -293,6 +337,8 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
         fn.eager_reads += 1
     elif _is_numpy_work(name, call):
         fn.numpy_calls += 1
+        if _on_values(ctx, call) and len(fn.numpy_on_values) < 16:
+            fn.numpy_on_values.append(call.lineno)
     elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
         fn.eager_reads += 1
     if _is_model_call(ctx, call):
@@ -329,6 +375,27 @@ def _attribute_evidence(ctx: ScopeContext, params: dict[str, Param]) -> None:
             p = params[attr.value.id]
             if p.kind == "unknown":
                 p.kind, p.evidence = "tensor", f"uses .{attr.attr}"
+
+
+_ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed", "map", "filter", "sum",
+                                 "min", "max", "any", "all", "dict", "set"})
+
+
+def _python_iterated(ctx: ScopeContext, params: dict[str, Param]) -> list[str]:
+    """Parameters iterated in ways AutoGraph leaves to Python: builtins that iterate, comprehensions,
+    unpacking. (A plain ``for x in p:`` statement becomes a graph loop over a tensor; these do not.)"""
+    out: set[str] = set()
+    for call in ctx.scope.nodes(ast.Call):
+        if ctx.call_name(call) in _ITERATING_BUILTINS:
+            out.update(a.id for a in call.args if isinstance(a, ast.Name) and a.id in params)
+    for comp in ctx.scope.nodes(ast.comprehension):
+        if isinstance(comp.iter, ast.Name) and comp.iter.id in params:
+            out.add(comp.iter.id)
+    for assign in ctx.scope.nodes(ast.Assign):
+        if (isinstance(assign.value, ast.Name) and assign.value.id in params
+                and any(isinstance(t, (ast.Tuple, ast.List)) for t in assign.targets)):
+            out.add(assign.value.id)
+    return sorted(out)
 
 
 def _conditions(ctx: ScopeContext) -> list[ast.AST]:
@@ -388,6 +455,35 @@ def _maybe_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
 
 
 _RNG_NAMES = ("rng", "random_state", "np_rng", "generator_np")
+
+
+_STATIC_NAMES = frozenset({"shape", "dtype", "ndim", "size"})
+
+
+def _on_values(ctx: ScopeContext, call: ast.Call) -> bool:
+    """Whether a NumPy call reads values that can change between calls: not only literals, shapes,
+    dtypes or module constants (``np.sqrt(d_model)`` computed once while tracing is right)."""
+    if ctx.call_name(call) in ("numpy.random.seed",) or ctx.call_name(call) in _NUMPY_DTYPES:
+        return False
+    args = [*call.args, *(k.value for k in call.keywords)]
+    if isinstance(call.func, ast.Attribute) and not (ctx.call_name(call) or "").startswith("numpy."):
+        args.append(call.func.value)  # ``x.astype(...)``, ``rng.normal(...)``: the receiver too
+        if (ctx.call_name(call) or "").split(".")[0] in _RNG_NAMES:
+            return True  # a NumPy random generator: a new draw per call eagerly, one per trace in a graph
+    if (ctx.call_name(call) or "").startswith("numpy.random."):
+        return True  # random draws: frozen at trace time
+    for arg in args:
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Attribute) and node.attr in _STATIC_NAMES:
+                break
+            if isinstance(node, ast.Name) and (node.id in ctx.params or node.id in ctx.local_names
+                                               or node.id == "self"):
+                return True
+    return False
+
+
+_NUMPY_DTYPES = frozenset({f"numpy.{t}" for t in ("float16", "float32", "float64", "int8", "int16", "int32",
+                                                   "int64", "uint8", "bool_", "dtype", "finfo", "iinfo")})
 
 
 def _is_numpy_work(name: str | None, call: ast.Call) -> bool:
@@ -487,10 +583,15 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
               ctx: ScopeContext) -> None:
     if isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg):
         site.fresh.append(key)  # a new object per call: tf.function keys on its identity
+    if isinstance(arg, (ast.Name, ast.Attribute)) and not (isinstance(arg, ast.Name) and (
+            arg.id in params or arg.id in ctx.local_names or arg.id in _BUILTINS)):
+        named = ctx.resolve(arg)
+        if named and named.split(".", 1)[0] not in _LIBRARY_ROOTS:
+            site.functions[key] = named  # a function passed by name, perhaps
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
-    elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) == "unknown":
-        source = ctx.value(arg)
+    elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) in ("unknown", "object"):
+        source = ctx.value(arg)  # the project pass finishes it: a dataset's batch, a list of tensors ...
         if source != values.UNKNOWN:
             site.sources[key] = source
     if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
@@ -511,7 +612,8 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
         varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
         varying.update(n.func.value.id for n in body_nodes  # a list that grows: ``xs.append(x)``
                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                       and n.func.attr in tfapi.MUTATING_METHODS and isinstance(n.func.value, ast.Name))
+                       and n.func.attr in tfapi.MUTATING_METHODS and isinstance(n.func.value, ast.Name)
+                       and n.func.value.id not in ctx.instances)  # ``agent.update()`` is a method of ours
         for n in body_nodes:
             if isinstance(n, ast.Call):
                 out.setdefault(id(n), set()).update(varying)

@@ -82,6 +82,7 @@ class Project:
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
         # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
+        self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self._modules_by_name = {m.module: m for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
         self.values = values.Evaluator(self)
@@ -263,6 +264,7 @@ class Project:
                 if target is not None and not (is_test_path(mod.path) and not is_test_path(target.path)):
                     linked = self.functions[target.id]
                     linked.wrapped, linked.wrap_options = True, options
+        self._link_passed_functions()
         self._mark_custom_decorators()
         self._mark_handed_and_exported()
         self._mark_framework_methods()
@@ -271,6 +273,39 @@ class Project:
         self.graph_roots = self._graph_context()
         self._mark_repeated()
         self._mark_opaque()
+
+    def _link_passed_functions(self) -> None:
+        """``_train_step(net, x, y, acc=accuracy)`` and, inside, ``acc(y_pred, y)``: the call of the
+        parameter is a call of ``accuracy``, for side effects, hazards and parameter kinds alike.
+
+        Only where every call site that passes a function for that parameter passes the same one: a
+        helper that applies whatever it is given (``random_apply(func, p, x)``) is not charged with
+        every function any caller hands it."""
+        for linked in list(self.functions.values()):
+            fn = linked.fn
+            names = {p.name for p in fn.params if not p.variadic}
+            resolved = {id(site) for site, _ in linked.callees}
+            calls = [s for s in fn.calls if s.callee in names and id(s) not in resolved]
+            if not calls:
+                continue
+            passed: dict[str, set[str]] = {}
+            for caller, outer in linked.callers:
+                for key, pname, _ in self.bind(outer, fn):
+                    if pname not in {s.callee for s in calls}:
+                        continue
+                    named = outer.functions.get(key)
+                    module = caller.module if caller else self._module_of(outer)
+                    target = self.resolve(caller, module, named, outer.line,
+                                          None if caller else self.path_of_site(outer)) if named else None
+                    passed.setdefault(pname, set()).add(target.id if target is not None else "?")
+            for site in calls:
+                targets = passed.get(site.callee, set())
+                if len(targets) != 1 or "?" in targets:
+                    continue
+                target = self.functions[next(iter(targets))].fn
+                if target.id != fn.id:
+                    linked.callees.append((site, target))
+                    self.functions[target.id].callers.append((fn, site))
 
     # -- graph context (analysis/graph_context.py says what each API does) -----------------------
     def _mark_custom_decorators(self) -> None:
@@ -461,6 +496,9 @@ class Project:
 
     def arg_rich(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> values.Rich:
         """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
+        if kind == "object" and key in site.sources:  # a Python object: a list (of what?), a model ...
+            rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
+            return rich if rich in ("container", "dataset", "model") or isinstance(rich, tuple) else kind
         if kind != "unknown":
             return kind
         forwarded = site.forwarded.get(key)
@@ -641,6 +679,15 @@ class Project:
             for fid in component:
                 out[fid] = value
         return out
+
+    @cached_property
+    def numpy_on_values(self) -> dict[str, tuple[str, int] | None]:
+        """For each function, one NumPy call on changing values it or an eager callee makes (path,
+        line): under tf.function it runs once, while tracing, or fails on a symbolic tensor."""
+        def own(linked: Linked) -> tuple[str, int] | None:
+            lines = linked.fn.numpy_on_values
+            return (linked.fn.path, lines[0]) if lines and not linked.decorated else None
+        return self.fold(own, lambda a, b: a or b, through_guarded=False)
 
     @cached_property
     def side_effect(self) -> dict[str, tuple[str, str] | None]:

@@ -65,6 +65,9 @@ class CallSite:
     # Arguments whose kind the per-file pass cannot tell (``for x, y in pipeline.load(): f(x)``):
     # arg key -> where the value comes from, which the project pass evaluates (values.py).
     sources: dict[str, Value] = field(default_factory=dict)
+    # Arguments that name a function (``train(step_fn=my_step)``, ``acc=accuracy``): arg key ->
+    # its name, so the project pass links calls of that parameter inside the callee to it.
+    functions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -88,6 +91,9 @@ class FunctionSummary:
     io_calls: int = 0
     loops: int = 0
     condition_params: list[str] = field(default_factory=list)  # parameters read in if/while tests
+    # Parameters iterated the Python way (``zip(p, q)``, ``enumerate(p)``, a comprehension over ``p``,
+    # ``list(p)``, ``a, b = p``): fine for a list, OperatorNotAllowedInGraphError for a tensor.
+    python_iterated: list[str] = field(default_factory=list)
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     variables: Literal["none", "guarded", "unguarded"] = "none"
     side_effects: list[tuple[int, int, str]] = field(default_factory=list)
@@ -102,6 +108,9 @@ class FunctionSummary:
     model_calls: int = 0  # calls of models/layers (many ops each)
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
+    # NumPy calls on values that change (not literals, shapes or dtypes): under tf.function they run
+    # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.
+    numpy_on_values: list[int] = field(default_factory=list)  # their lines
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
     # Every decorator that names something (canonical name, keyword options as source text): the
@@ -145,3 +154,4 @@ class ModuleSummary:
     function_wrappers: list[str] = field(default_factory=list)
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
+    other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras

@@ -95,7 +95,7 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
     if isinstance(node, ast.Subscript):
         index = node.slice
         if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(index.value, bool):
-            return _item(term(ctx, node.value, _seen), index.value)
+            return item_of(term(ctx, node.value, _seen), index.value)
         return ("iter", term(ctx, node.value, _seen))  # ``xs[i]``: some element
     if isinstance(node, ast.Tuple):
         return ("tuple", tuple(term(ctx, e, _seen) for e in node.elts))
@@ -147,7 +147,7 @@ def _is_module_name(ctx: ScopeContext, name: str) -> bool:
         and name not in ctx.bindings
 
 
-def _item(value: Value, index: int) -> Value:
+def item_of(value: Value, index: int) -> Value:
     if value[0] == "tuple":
         elements = value[1]
         return elements[index] if -len(elements) <= index < len(elements) else UNKNOWN
@@ -157,7 +157,7 @@ def _item(value: Value, index: int) -> Value:
 def _apply(value: Value, path: tuple[Any, ...]) -> Value:
     """A binding's path: ``("iter",)`` for a loop target, ``("item", i)`` for unpacking."""
     for step in path:
-        value = ("iter", value) if step == "iter" else _item(value, step)
+        value = ("iter", value) if step == "iter" else item_of(value, step)
     return value
 
 

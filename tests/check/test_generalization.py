@@ -1,0 +1,423 @@
+"""Static advice on the layouts real projects have (issue 19): values that cross modules, test code
+known by where it is, hot steps that report, functions passed by name, and "don't know" said as such.
+
+Each test is a small project written afresh in the shape the triage corpus showed.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from tfadvisor.check import check_paths, check_source
+from tfadvisor.model import Verdict
+from tfadvisor.report import sarif, text
+
+
+def project(tmp_path: Path, files: dict[str, str]) -> dict[str, object]:
+    for name, code in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(code))
+    report = check_paths([str(tmp_path)])
+    return {fn.qualname if fn.path.endswith(("train.py", "prog.py")) else f"{Path(fn.path).name}::{fn.qualname}": fn
+            for fn in report.functions}
+
+
+def single(code: str):  # type: ignore[no-untyped-def]
+    report = check_source(textwrap.dedent(code), "prog.py")
+    return {fn.qualname: fn for fn in report.functions}, report
+
+
+PIPELINE = """\
+import tensorflow as tf
+
+
+def _scale(image, label):
+    return tf.cast(image, tf.float32) / 255.0, label
+
+
+def load_split(batch_size=32):
+    (x, y), (xt, yt) = tf.keras.datasets.mnist.load_data()
+    train = tf.data.Dataset.from_tensor_slices((x, y)).map(_scale).shuffle(1000).batch(batch_size)
+    test = tf.data.Dataset.from_tensor_slices((xt, yt)).map(_scale).batch(batch_size)
+    return train, test
+"""
+
+MODEL = """\
+import tensorflow as tf
+
+
+class SmallNet(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.flat = tf.keras.layers.Flatten()
+        self.out = tf.keras.layers.Dense(10)
+
+    def call(self, x):
+        return self.out(self.flat(x))
+"""
+
+TRAIN = """\
+import tensorflow as tf
+
+from data import pipeline
+from models.net import SmallNet
+
+model = SmallNet()
+loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+optimizer = tf.keras.optimizers.Adam()
+test_loss = tf.keras.metrics.Mean()
+
+
+def train_step(images, labels):
+    with tf.GradientTape() as tape:
+        loss = loss_object(labels, model(images, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+
+def test_step(images, labels):
+    test_loss(loss_object(labels, model(images, training=False)))
+
+
+def main(epochs=5):
+    train_ds, test_ds = pipeline.load_split()
+    for epoch in range(epochs):
+        for images, labels in train_ds:
+            train_step(images, labels)
+        for images, labels in test_ds:
+            test_step(images, labels)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_the_common_layout_gets_decorate_for_both_steps(tmp_path: Path) -> None:
+    # datasets built in one module, the model in another, an eager loop in a third
+    fns = project(tmp_path, {"data/__init__.py": "", "data/pipeline.py": PIPELINE, "models/__init__.py": "",
+                             "models/net.py": MODEL, "train.py": TRAIN})
+    for step in ("train_step", "test_step"):
+        assert fns[step].verdict is Verdict.DECORATE, (step, fns[step].assumptions)
+        assert fns[step].confidence == "certain"
+        assert fns[step].facts.tensor_params == ["images", "labels"]
+
+
+def test_a_dataset_stored_on_self_in_init_feeds_tensors(tmp_path: Path) -> None:
+    fns = project(tmp_path, {"data/__init__.py": "", "data/pipeline.py": PIPELINE, "models/__init__.py": "",
+                             "models/net.py": MODEL, "train.py": """\
+        import tensorflow as tf
+
+        from data.pipeline import load_split
+        from models.net import SmallNet
+
+
+        class Trainer:
+            def __init__(self):
+                self.train_ds, self.test_ds = load_split()
+                self.model = SmallNet()
+                self.optimizer = tf.keras.optimizers.SGD(0.1)
+
+            def step(self, x, y):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.model(x) - tf.cast(y[:, None], tf.float32)))
+                grads = tape.gradient(loss, self.model.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.model.trainable_variables))
+
+            def fit(self):
+                for x, y in self.train_ds:
+                    self.step(x, y)
+
+
+        Trainer().fit()
+        """})
+    assert fns["Trainer.step"].verdict is Verdict.DECORATE, (fns["Trainer.step"].assumptions, fns["Trainer.step"].facts)
+
+
+def test_test_case_methods_are_tests_wherever_they_are() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            return tape.gradient(loss, model.trainable_variables)
+
+
+        class StepTest(tf.test.TestCase):
+            def test_step_runs(self):
+                def check(x):
+                    return train_step(x, x)
+                for x in tf.data.Dataset.from_tensor_slices(tf.zeros([8, 1])).batch(2):
+                    check(x)
+        """)
+    assert fns["StepTest.test_step_runs"].assumptions == ["test code: it uses tf.function (or not) on purpose"]
+    assert fns["StepTest.test_step_runs.<locals>.check"].verdict is Verdict.LEAVE_EAGER
+    assert fns["train_step"].verdict is Verdict.LEAVE_EAGER  # its only caller is a test
+
+
+def test_a_hot_step_that_reads_values_back_is_fix_first() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+        loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+        opt = tf.keras.optimizers.Adam()
+        history = []
+
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            history.append(loss.numpy())
+            print("loss", loss.numpy())
+
+
+        ds = tf.data.Dataset.from_tensor_slices((tf.zeros([64, 3]), tf.zeros([64], tf.int32))).batch(8)
+        for epoch in range(3):
+            for x, y in ds:
+                train_step(x, y)
+        """)
+    step = fns["train_step"]
+    assert step.verdict is Verdict.FIX_FIRST
+    assert "TF206" in step.reasons
+    assert any("return the tensors" in a for a in step.assumptions)
+
+
+def test_a_builder_behind_a_partial_alias_stays_eager() -> None:
+    fns, _ = single("""\
+        import functools
+
+        import tensorflow as tf
+
+        conv = functools.partial(tf.keras.layers.Conv2D, padding="same", activation="relu")
+
+
+        def block(x, filters):
+            x = conv(filters, 3)(x)
+            return tf.nn.relu(conv(filters, 3)(x))
+
+
+        for x in tf.data.Dataset.from_tensor_slices(tf.zeros([64, 8, 8, 3])).batch(8):
+            block(x, 16)
+        """)
+    assert fns["block"].verdict is Verdict.LEAVE_EAGER
+    assert fns["block"].reasons == ["TF504"]
+
+
+def test_a_parameter_iterated_by_zip_of_unknown_kind_holds_decorate_back(tmp_path: Path) -> None:
+    fns = project(tmp_path, {"lib.py": """\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        def leapfrog(position, step_size):
+            with tf.GradientTape() as tape:
+                energy = tf.reduce_sum(model(position))
+            grad = tape.gradient(energy, position)
+            return [p - s * g for p, s, g in zip(position, step_size, grad)]
+        """, "prog.py": """\
+        import tensorflow as tf
+
+        from lib import leapfrog
+        from somewhere import sizes
+
+        x = tf.zeros([4, 1])
+        for _ in range(100):
+            leapfrog(x, sizes)
+        """})
+    fn = fns["lib.py::leapfrog"]
+    assert fn.verdict is Verdict.LEAVE_EAGER and fn.confidence == "unknown"
+    assert any("iterates" in a for a in fn.assumptions)
+
+
+def test_a_list_rebuilt_every_call_is_not_taken_for_a_retracing_object() -> None:
+    # a list of tensors traces once per structure; of Python numbers, once per value: not known
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        def update(params, momentum):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(model(params[0]))
+            grads = tape.gradient(loss, model.trainable_variables)
+            return params, [m * 0.9 + g for m, g in zip(momentum, grads)]
+
+
+        params, momentum = [tf.zeros([2, 3])], [tf.zeros([3, 1]), tf.zeros([1])]
+        for _ in range(100):
+            params, momentum = update(params, momentum)
+        """)
+    fn = fns["update"]
+    assert "TF103" not in fn.reasons
+    assert fn.verdict is Verdict.LEAVE_EAGER and fn.confidence == "unknown"
+
+
+def test_a_function_passed_by_name_is_followed_when_every_caller_passes_the_same() -> None:
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+        net = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+        opt = tf.keras.optimizers.Adam()
+
+
+        def cost(logits, y):
+            return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+
+
+        def accuracy(logits, y):
+            return np.mean(np.equal(np.argmax(logits, 1), y))
+
+
+        def train_step(x, y, acc=None):
+            with tf.GradientTape() as tape:
+                logits = net(x)
+                loss = cost(logits, y)
+            grads = tape.gradient(loss, net.trainable_weights)
+            opt.apply_gradients(zip(grads, net.trainable_weights))
+            return loss, acc(logits, y)
+
+
+        ds = tf.data.Dataset.from_tensor_slices((tf.zeros([64, 3]), tf.zeros([64], tf.int32))).batch(8)
+        for x, y in ds:
+            train_step(x, y, acc=accuracy)
+        """)
+    assert fns["train_step"].verdict is Verdict.FIX_FIRST  # decorated, NumPy on tensors would fail
+
+
+def test_a_helper_that_applies_whatever_it_is_given_is_not_charged_with_every_function() -> None:
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        def apply(func, x):
+            return func(x)
+
+
+        def jitter(x):
+            return x + np.random.uniform()
+
+
+        def flip(x):
+            return tf.image.flip_left_right(x)
+
+
+        @tf.function
+        def augment(x):
+            return apply(flip, x)
+
+
+        ds = tf.data.Dataset.from_tensor_slices(tf.zeros([8, 4, 4, 3])).batch(2)
+        for x in ds:
+            augment(x)
+            apply(jitter, x)
+        """)
+    assert fns["augment"].verdict is Verdict.KEEP
+
+
+def test_a_method_named_update_does_not_make_its_object_change_per_call() -> None:
+    # ``agent.update()`` is a method of the project's class, not dict.update
+    fns, _ = single("""\
+        import tensorflow as tf
+
+
+        class Agent:
+            def __init__(self):
+                self.net = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                self.opt = tf.keras.optimizers.SGD(0.1)
+                self.x = tf.zeros([32, 4])
+
+            def update(self, gamma):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self.net(self.x)) * gamma
+                grads = tape.gradient(loss, self.net.trainable_weights)
+                self.opt.apply_gradients(zip(grads, self.net.trainable_weights))
+
+
+        agent = Agent()
+        for step in range(1000):
+            agent.update(0.99)
+        """)
+    assert "TF103" not in fns["Agent.update"].reasons
+    assert fns["Agent.update"].verdict is Verdict.DECORATE
+
+
+def test_numpy_on_changing_values_in_a_step_is_fix_first() -> None:
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Agent:
+            def __init__(self):
+                self.net = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                self.opt = tf.keras.optimizers.SGD(0.1)
+                self.states = []
+
+            def learn(self):
+                batch = np.vstack(self.states)
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self.net(batch))
+                grads = tape.gradient(loss, self.net.trainable_weights)
+                self.opt.apply_gradients(zip(grads, self.net.trainable_weights))
+
+
+        agent = Agent()
+        for episode in range(100):
+            agent.learn()
+        """)
+    learn = fns["Agent.learn"]
+    assert learn.verdict is Verdict.FIX_FIRST and learn.reasons == ["TF205"]
+    assert any("NumPy on changing values" in a for a in learn.assumptions)
+
+
+def test_pytorch_modules_are_out_of_scope() -> None:
+    fns, _ = single("""\
+        import torch
+
+
+        def step(model, x):
+            return model(x)
+
+
+        for i in range(10):
+            step(None, torch.zeros(3))
+        """)
+    assert fns["step"].verdict is Verdict.LEAVE_EAGER
+    assert "out of scope" in fns["step"].assumptions[0]
+
+
+def test_dont_know_is_said_in_json_text_and_sarif(tmp_path: Path) -> None:
+    source = tmp_path / "lib.py"
+    source.write_text(textwrap.dedent("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            return tape.gradient(loss, model.trainable_variables)
+        """))
+    report = check_paths([str(source)])
+    fn = next(f for f in report.functions if f.qualname == "train_step")
+    assert fn.verdict is Verdict.LEAVE_EAGER and fn.confidence == "unknown"
+    assert json.loads(json.dumps(report.to_dict()))["functions"][0]["confidence"] == "unknown"
+    shown = text.render(report)
+    assert "unknown: evidence missing" in shown and "tfadvisor run" in shown
+    counts = sarif.build(report)["runs"][0]["properties"]["verdicts"]
+    assert counts["leave-eager"]["unknown"] == 1
