@@ -421,3 +421,48 @@ def test_dont_know_is_said_in_json_text_and_sarif(tmp_path: Path) -> None:
     assert "unknown: evidence missing" in shown and "tfadvisor run" in shown
     counts = sarif.build(report)["runs"][0]["properties"]["verdicts"]
     assert counts["leave-eager"]["unknown"] == 1
+
+
+def test_a_train_step_written_as_a_method_of_the_model_is_a_step() -> None:
+    # ``model.step(images)`` on a parameter: the class comes from the call site that passes it;
+    # decorating a Keras model's own step method works (its first trace builds the weights).
+    fns, _ = single("""\
+        import tensorflow as tf
+        from tensorflow import keras
+
+
+        def load_images():
+            (x, _), _ = keras.datasets.mnist.load_data()
+            return tf.data.Dataset.from_tensor_slices(x[..., None] / 255.0).batch(64)
+
+
+        class AutoEncoder(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.encoder = keras.Sequential([keras.layers.Flatten(), keras.layers.Dense(16)])
+                self.decoder = keras.Sequential([keras.layers.Dense(784), keras.layers.Reshape((28, 28, 1))])
+                self.opt = keras.optimizers.Adam(1e-3)
+
+            def call(self, x, training=None):
+                return self.decoder(self.encoder(x))
+
+            def step(self, images):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.call(images, training=True) - images))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.trainable_variables))
+                return loss
+
+
+        def train(model, data, epochs):
+            for epoch in range(epochs):
+                for images in data:
+                    loss = model.step(images)
+                print(epoch, float(loss))
+
+
+        train(AutoEncoder(), load_images(), 5)
+        """)
+    assert fns["AutoEncoder.step"].verdict is Verdict.DECORATE, fns["AutoEncoder.step"].assumptions
+    assert fns["AutoEncoder.call"].verdict is Verdict.LEAVE_EAGER
+    assert fns["train"].verdict is Verdict.LEAVE_EAGER

@@ -193,7 +193,11 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
     if case.linked.framework is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name}() is called by the framework its class extends"])
-    if fn.class_qualname and graph_context.is_keras_class(case.project.class_bases(fn.module, fn.class_qualname)):
+    if (fn.class_qualname and not fn.training_ops
+            and graph_context.is_keras_class(case.project.class_bases(fn.module, fn.class_qualname))):
+        # A train step written as a method of the model (``gan.step(images)`` per batch) is a step
+        # like any other: decorated, its first trace builds the weights and the tape sees them
+        # (TensorFlow 2.21, Keras 3). Other methods are layer plumbing.
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
             "a method of a Keras layer or model: decorated, it would build weights inside its own trace; "
             "decorate the train step that calls the model"])

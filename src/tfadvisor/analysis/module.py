@@ -533,6 +533,10 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
                         on_instance=receiver is not None)
+        func = call.func
+        if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and (func.value.id in params or func.value.id in ctx.bindings)):
+            site.receiver = ctx.value(func.value)  # ``model.step(x)``: the project pass finds model's class
         if receiver is not None and (receiver[1] or (varying_names and receiver[2] in varying_names)):
             site.fresh.append("self")  # another instance on every call: each one traces again
         for index, arg in enumerate(call.args):

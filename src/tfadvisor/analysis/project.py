@@ -201,6 +201,31 @@ class Project:
             return None
         return self._classes.get(fn.module, {}).get(fn.class_qualname)
 
+    def is_keras_instance(self, rich: str) -> bool:
+        return graph_context.is_keras_class(self.class_bases(*values.instance_class(rich)))
+
+    def _resolve_receivers(self) -> bool:
+        """``model.step(x)`` where ``model`` is a parameter or a local: once values are known, the
+        class it is an instance of gives the method. True when a call was linked."""
+        linked_any = False
+        for linked in list(self.functions.values()):
+            fn = linked.fn
+            resolved = {id(site) for site, _ in linked.callees}
+            for site in fn.calls:
+                if site.receiver is None or id(site) in resolved or site.callee.count(".") != 1:
+                    continue
+                rich = self.values.kind(site.receiver, fn, fn.module)
+                if not values.is_instance(rich):
+                    continue
+                module, qualname = values.instance_class(rich)
+                target = self.method(module, qualname, site.callee.split(".", 1)[1])
+                if target is not None and target.id != fn.id:
+                    site.on_instance = True
+                    linked.callees.append((site, target))
+                    self.functions[target.id].callers.append((fn, site))
+                    linked_any = True
+        return linked_any
+
     def class_named(self, module: str, name: str) -> tuple[str, str] | None:
         """(module, class qualname) of the project's class that ``name`` (as called) makes."""
         return self._class(module, name)
@@ -474,6 +499,8 @@ class Project:
                             facts.kind, facts.evidence = kind, f"call site in {where}, line {site.line}{origin}"
                             facts.strength = 2
                             changed = True
+            if self._resolve_receivers():
+                changed = True
             if not changed:
                 break
         for (fid, pname), kinds in seen.items():
@@ -498,7 +525,8 @@ class Project:
         """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
         if kind == "object" and key in site.sources:  # a Python object: a list (of what?), a model ...
             rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
-            return rich if rich in ("container", "dataset", "model") or isinstance(rich, tuple) else kind
+            return rich if (rich in ("container", "dataset", "model", "numpy") or isinstance(rich, tuple)
+                            or values.is_instance(rich)) else kind
         if kind != "unknown":
             return kind
         forwarded = site.forwarded.get(key)

@@ -68,6 +68,9 @@ class CallSite:
     # Arguments that name a function (``train(step_fn=my_step)``, ``acc=accuracy``): arg key ->
     # its name, so the project pass links calls of that parameter inside the callee to it.
     functions: dict[str, str] = field(default_factory=dict)
+    # ``model.step(x)`` on a parameter or a local whose class the per-file pass cannot see: where
+    # the receiver comes from, for the project pass to find its class (values.py).
+    receiver: Value | None = None
 
 
 @dataclass(slots=True)

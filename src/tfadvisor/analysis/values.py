@@ -241,7 +241,7 @@ class Evaluator:
             return "dataset"
         if receiver == "dataset" and method in ("as_numpy_iterator",):
             return "iterator:numpy"
-        if receiver == "model":
+        if receiver == "model" or (is_instance(receiver) and self.project.is_keras_instance(receiver)):
             if method in _MODEL_TENSOR_METHODS:
                 return "tensor"
             if method in _MODEL_NUMPY_METHODS:
@@ -282,10 +282,7 @@ class Evaluator:
             return self.kind(returned, target, target.module, depth) if returned is not None else "unknown"
         made = self.project.class_named(module, name)
         if made is not None:
-            bases = self.project.class_bases(*made)
-            from tfadvisor.analysis import graph_context  # no import cycle at module load
-
-            return "model" if graph_context.is_keras_class(bases) else "object"
+            return instance(*made)
         return "unknown"
 
 
@@ -294,6 +291,20 @@ def class_of(fn: FunctionSummary) -> str | None:
         return fn.class_qualname
     head = fn.qualname.split(".<locals>.")[0]  # a function nested in a method: the method's class
     return head.rsplit(".", 1)[0] if "." in head and head != fn.qualname else None
+
+
+def instance(module: str, class_qualname: str) -> str:
+    """The kind of an object of one of the project's classes: methods called on it resolve."""
+    return f"instance:{module}:{class_qualname}"
+
+
+def is_instance(rich: Rich) -> bool:
+    return isinstance(rich, str) and rich.startswith("instance:")
+
+
+def instance_class(rich: str) -> tuple[str, str]:
+    _, module, qualname = rich.split(":", 2)
+    return module, qualname
 
 
 def join(kinds: list[Rich]) -> Rich:
@@ -318,7 +329,7 @@ def to_kind(rich: Rich) -> Kind:
         return "tensor"
     if rich == "primitive":
         return "primitive"
-    if rich in ("dataset", "model", "container", "object") or isinstance(rich, tuple):
+    if rich in ("dataset", "model", "container", "object") or isinstance(rich, tuple) or is_instance(rich):
         return "object"
     return "unknown"
 
