@@ -183,3 +183,19 @@ def test_load_config_api() -> None:
 def test_fail_on_never_from_config(project: Path) -> None:
     write_config(project, 'fail-on = "never"\n')
     assert run("check", ".", cwd=project)[0] == 0
+
+
+def test_invalid_toml_found_automatically_is_an_error_not_ignored(project: Path) -> None:
+    """Issue 22: a broken pyproject.toml found by walking up was skipped without a word, and the
+    user's select/ignore silently dropped. Now it stops `check` (exit 2) and `fix` with its name and
+    where TOML broke, from the folder itself and from a folder below it."""
+    (project / "pyproject.toml").write_text('[tool.tfadvisor]\nignore = [TF201]\n')
+    (project / "sub").mkdir()
+    (project / "sub" / "m.py").write_text(SOURCE)
+    for where, target in ((project, "."), (project / "sub", "m.py")):
+        code, out, _ = run("check", target, cwd=where)
+        assert code == 2, out
+        assert "pyproject.toml: not valid TOML" in out and "line 2" in out, out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+    code, out, _ = run("fix", "--diff", ".", cwd=project)
+    assert code != 0 and "not valid TOML" in out, out
