@@ -80,7 +80,7 @@ def _function_line(out: Console, fn: FunctionReport) -> None:
     m = fn.measurement
     if m and m.eager_s is not None and m.graph_s is not None:
         out.print(f"         measured: eager {m.eager_s * 1e3:.3f} ms, graph {m.graph_s * 1e3:.3f} ms per call"
-                  + (f", saves {m.saved_s:.3f} s over {m.calls} calls" if m.saved_s is not None else ""))
+                  + (f", saves {m.saved_s:.3f} s over {plural(m.calls, 'call')}" if m.saved_s is not None else ""))
     for assumption in fn.assumptions:
         out.print(f"         [dim]- {escape(assumption)}[/]")
 
