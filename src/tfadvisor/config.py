@@ -87,8 +87,7 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
             except OSError:  # unreadable: not ours to judge; keep walking up
                 continue
             except tomllib.TOMLDecodeError as exc:
-                raise ConfigError(f"{_shown(candidate)}: not valid TOML: {exc} (fix it, or name a config "
-                                  f"with --config)") from None
+                raise ConfigError(f"{_shown(candidate)}: not valid TOML: {exc}") from None
     return None
 
 

@@ -3,6 +3,7 @@ ignores, excludes, `--config`, command-line overrides, and bad configs (exit 2, 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -199,3 +200,7 @@ def test_invalid_toml_found_automatically_is_an_error_not_ignored(project: Path)
         assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
     code, out, _ = run("fix", "--diff", ".", cwd=project)
     assert code != 0 and "not valid TOML" in out, out
+    if importlib.util.find_spec("tensorflow") is not None:  # `run` stops before the program starts
+        (project / "sub" / "prog.py").write_text("open('ran', 'w').close()\n")
+        code, out, _ = run("run", "prog.py", cwd=project / "sub")
+        assert code == 2 and "pyproject.toml: not valid TOML" in out and not (project / "sub" / "ran").exists(), out

@@ -81,9 +81,23 @@ def run(module: str | None, project: str | None, budget: float, memory_budget: s
     except click.BadParameter as exc:
         click.echo(f"tfadvisor: --memory-budget: {exc.message}", err=True)
         sys.exit(EXIT_USAGE)
+    _check_config(target, is_module=module is not None, project=project)
     status = execute(target, args, is_module=module is not None, project=project, budget_s=budget,
                      memory_budget=memory, fmt=fmt, output=output, quiet=quiet)
     sys.exit(status)
+
+
+def _check_config(target: str, *, is_module: bool, project: str | None) -> None:
+    """A broken [tool.tfadvisor] (or a pyproject.toml that is not TOML) stops `run` before the
+    program starts, as it stops `check`: the static part of the report would silently lose it."""
+    from tfadvisor.config import ConfigError, find_config, load_config
+    from tfadvisor.runtime.run.session import project_root
+
+    try:
+        load_config(find_config(project_root(target, is_module, project)))
+    except ConfigError as exc:
+        click.echo(f"tfadvisor: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float,
