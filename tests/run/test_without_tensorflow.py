@@ -45,3 +45,20 @@ def test_run_and_profile_without_tensorflow_say_how_to_install_it(tmp_path: Path
         assert f"tfadvisor {args[0]}: needs TensorFlow" in result.stderr
         assert "pip install 'tfadvisor[tf]'" in result.stderr
     assert tfadvisor("check", "train.py").returncode == 0
+
+
+def test_readme_install_section_matches_the_extras_and_the_hint() -> None:
+    """The README tells a user what each extra gives; the extras it names are pyproject's, and the
+    command `run` prints without TensorFlow is the README's."""
+    from tfadvisor.cli.options import INSTALL_TF
+    from tfadvisor.config import tomllib  # tomli on Python 3.10
+
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text()
+    section = readme[readme.index("## Install"):readme.index("## Quick start")]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "pip install tfadvisor " in section and INSTALL_TF in section
+    for extra in ("tf", "html"):
+        assert f"| `{extra}` |" in section, extra
+    assert "tensorflow-cpu" in " ".join(extras["tf"]) and "`tensorflow-cpu`" in section
+    assert "## Exit status" in readme and "a named path that does not exist" in readme
