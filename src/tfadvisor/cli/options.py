@@ -44,8 +44,8 @@ def require_tensorflow(command: str) -> None:
         if not found:
             missing.append(name)
     if missing:
-        click.echo(f"tfadvisor {command}: needs TensorFlow, and {' and '.join(missing)} "
-                   f"{'is' if len(missing) == 1 else 'are'} not installed for {sys.executable}.\n"
+        click.echo(f"tfadvisor {command}: needs TensorFlow, which is not installed for {sys.executable} "
+                   f"(missing: {', '.join(missing)}).\n"
                    f"Install it with: {INSTALL_TF}   (TensorFlow for CPU; a TensorFlow you installed "
                    f"yourself, GPU builds included, works too)\n"
                    f"`tfadvisor check` and `tfadvisor fix` need no TensorFlow.", err=True)
