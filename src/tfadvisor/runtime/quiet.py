@@ -39,7 +39,8 @@ def measuring() -> Iterator[None]:
     (the C++ logs: "XLA service ... initialized", "Compiled cluster using XLA!", rendezvous
     warnings). The tool's own progress bar keeps its place: it is redrawn after each replay."""
     tf_logger = logging.getLogger("tensorflow")
-    level, tf_logger.level = tf_logger.level, logging.CRITICAL + 1
+    level = tf_logger.level
+    tf_logger.setLevel(logging.CRITICAL + 1)  # setLevel, not .level: it clears logging's cached checks
     with warnings.catch_warnings(), _fd2_silenced():
         warnings.simplefilter("ignore")
         try:
