@@ -69,7 +69,11 @@ _KEYS = {"select", "ignore", "per-file-ignores", "exclude", "extend-exclude", "f
 
 
 def find_config(start: str | os.PathLike[str]) -> Path | None:
-    """The nearest ``pyproject.toml`` with a ``[tool.tfadvisor]`` table, walking up from ``start``."""
+    """The nearest ``pyproject.toml`` with a ``[tool.tfadvisor]`` table, walking up from ``start``.
+
+    One that is not valid TOML is a ``ConfigError``, as ruff has it: whether it holds our table
+    cannot be known, and going on without it would silently drop the user's settings.
+    """
     here = Path(start).resolve()
     if not here.is_dir():
         here = here.parent
@@ -80,9 +84,19 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
                 with open(candidate, "rb") as handle:
                     if "tfadvisor" in tomllib.load(handle).get("tool", {}):
                         return candidate
-            except (OSError, tomllib.TOMLDecodeError):
+            except OSError:  # unreadable: not ours to judge; keep walking up
                 continue
+            except tomllib.TOMLDecodeError as exc:
+                raise ConfigError(f"{_shown(candidate)}: not valid TOML: {exc}") from None
     return None
+
+
+def _shown(path: Path) -> str:
+    """A config path as the user would type it: relative to the current folder when inside it."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
 
 
 def load_config(path: str | os.PathLike[str] | None) -> Config:

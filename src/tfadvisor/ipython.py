@@ -24,8 +24,10 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from tfadvisor.model import Finding, Report, RunSummary, Verdict
+from tfadvisor.model import Finding, FunctionReport, Report, RunSummary, Verdict
+from tfadvisor.report._rules import shown_reasons
 from tfadvisor.report._summary import format_seconds, summarize
+from tfadvisor.wording import plural
 
 NOTEBOOK_PATH = "<notebook>.py"
 
@@ -98,6 +100,8 @@ class NotebookResult:
         return [fn for fn in self.report.functions if fn.verdict is not Verdict.LEAVE_EAGER or fn.measurement]
 
     def _fn_where(self, fn: Any) -> str:
+        if fn.cell is not None:
+            return f"In [{fn.cell}], line {fn.cell_line}"
         if self.history is not None and fn.path == NOTEBOOK_PATH:
             where = self.history.locate(fn.line)
             if where is not None:
@@ -107,17 +111,16 @@ class NotebookResult:
     def text(self) -> str:
         s = summarize(self.report)
         counts = ", ".join(f"{n} {v.value}" for v, n in s.per_verdict.items() if n) or "none"
-        lines = [f"{self.title}: {s.functions} function{'s' if s.functions != 1 else ''} ({counts}), "
-                 f"{s.findings} finding{'s' if s.findings != 1 else ''}"]
+        lines = [f"{self.title}: {plural(s.functions, 'function')} ({counts}), {plural(s.findings, 'finding')}"]
         for fn in self._functions():
             line = f"  {fn.qualname} ({self._fn_where(fn)}): {fn.verdict.value}"
-            if fn.reasons:
-                line += " [" + ", ".join(fn.reasons) + "]"
+            if shown_reasons(fn):
+                line += " [" + ", ".join(shown_reasons(fn)) + "]"
             m = fn.measurement
-            if m is not None and m.error is None:
+            if m is not None and m.error is None and m.eager_s is not None:
                 line += (f"; eager {format_seconds(m.eager_s)}/call, graph {format_seconds(m.graph_s)}/call, "
                          f"trace {format_seconds(m.trace_s)}, saves {format_seconds(m.saved_s, signed=True)} "
-                         f"over {m.calls} calls")
+                         f"over {plural(m.calls, 'call')}")
                 if m.break_even_calls is not None:
                     line += f", break-even {m.break_even_calls:.0f} calls"
             elif m is not None and m.error:
@@ -140,11 +143,11 @@ class NotebookResult:
         rows = []
         for fn in self._functions():
             m = fn.measurement
-            timing = "" if m is None or m.error else (
+            timing = "" if m is None or m.error or m.eager_s is None else (
                 f"{e(format_seconds(m.eager_s))} → {e(format_seconds(m.graph_s))} per call; "
-                f"saves {e(format_seconds(m.saved_s, signed=True))} over {m.calls} calls")
+                f"saves {e(format_seconds(m.saved_s, signed=True))} over {plural(m.calls, 'call')}")
             rows.append(f"<tr><td><code>{e(fn.qualname)}</code></td><td>{e(self._fn_where(fn))}</td>"
-                        f"<td><b>{e(fn.verdict.value)}</b></td><td>{e(', '.join(fn.reasons))}</td><td>{timing}</td></tr>")
+                        f"<td><b>{e(fn.verdict.value)}</b></td><td>{e(', '.join(shown_reasons(fn)))}</td><td>{timing}</td></tr>")
         findings = "".join(
             f"<li>{e(_where(f))}: <code>{e(f.rule)}</code> {e(f.message)}</li>"
             for f in sorted(self.report.findings, key=lambda f: (f.line, f.col)) if not f.suppressed
@@ -297,19 +300,25 @@ def run_magic(ipython: Any, line: str, cell: str) -> NotebookResult | None:
     except (argparse.ArgumentError, SystemExit, ValueError, MagicUsageError) as exc:
         print(f"tfadvisor: {exc}\n{RUN_USAGE}")
         return None
+    from tfadvisor.runtime import quiet
     from tfadvisor.runtime.run.notebook import run_cell
 
-    code = compile(ipython.transform_cell(cell), "<tfadvisor_run cell>", "exec")
+    transformed = ipython.transform_cell(cell)
+    # Named and cached as IPython names its cells, so a traceback says "Cell In[7], line 3".
+    code = compile(transformed, _cell_name(ipython, cell, transformed), "exec")
 
     def execute() -> None:
         exec(code, ipython.user_ns)
 
-    def show(exc: BaseException) -> None:
-        ipython.showtraceback()
+    def show(exc: BaseException) -> None:  # the user's frames only: not the magic's, not the observer's
+        quiet.without_own_frames(exc)
+        ipython.showtraceback(exc_tuple=(type(exc), exc, exc.__traceback__))
 
     if not args.quiet:
         print(f"tfadvisor: running the cell observed, then replaying what it called (up to {args.budget:g} s)…")
-    report = run_cell(ipython.user_ns, execute, budget_s=args.budget, on_error=show)
+    with quiet.frames_hidden():
+        report = run_cell(ipython.user_ns, execute, budget_s=args.budget, on_error=show)
+    name_cells(report, cell_names(ipython))
     out = NotebookResult(report, "tfadvisor run (this cell)")
     rows = report.run.table if isinstance(report.run, RunSummary) else []
     out.notes.extend(f"{r.qualname}: {r.verdict.value}, {r.why}" for r in rows if r.why)
@@ -317,6 +326,55 @@ def run_magic(ipython: Any, line: str, cell: str) -> NotebookResult | None:
         out.save_html(args.html)
         out.notes.append(f"HTML report written to {args.html}")
     return out
+
+
+def _cell_name(ipython: Any, raw: str, transformed: str) -> str:
+    # The running cell is the last one in the history (stored before it runs); IPython 9 has
+    # already counted it in execution_count, IPython 8 has not.
+    stored = len(getattr(ipython.history_manager, "input_hist_raw", []) or []) - 1
+    try:
+        return str(ipython.compile.cache(transformed, stored if stored > 0 else ipython.execution_count, raw_code=raw))
+    except Exception:  # noqa: BLE001 - an IPython without the caching compiler: a plain name
+        return "<tfadvisor_run cell>"
+
+
+def cell_names(ipython: Any) -> dict[str, int]:
+    """The file name Python gives each cell run so far (``<ipython-input-3-...>`` in a terminal,
+    ``/tmp/ipykernel_.../123.py`` in Jupyter) -> its execution count, as IPython's compiler names
+    them."""
+    names: dict[str, int] = {}
+    compiler = getattr(ipython, "compile", None)
+    for number, raw in notebook_cells(ipython):
+        try:
+            names[str(compiler.get_code_name(raw, ipython.transform_cell(raw), number))] = number  # type: ignore[union-attr]
+        except Exception:  # noqa: BLE001 - an older IPython: the compiler's own map below
+            pass
+    names.update({str(k): int(v) for k, v in (getattr(compiler, "_filename_map", None) or {}).items()})
+    return names
+
+
+def name_cells(report: Report, names: dict[str, int]) -> None:
+    """Functions, findings and table rows of a cell's run, named by cell (``In [3], line 2``)
+    instead of the kernel's file for the cell. The path becomes the notebook's, as in
+    ``%tfadvisor_check``; ``line`` stays the line in the cell."""
+    def new_id(value: str | None) -> str | None:
+        if value is None:
+            return None
+        path, sep, rest = value.rpartition("::")
+        return f"{NOTEBOOK_PATH}::{rest}" if sep and path in names else value
+
+    items: list[FunctionReport | Finding] = [*report.functions, *report.findings]
+    for item in items:
+        if item.path in names:
+            item.cell, item.cell_line = names[item.path], item.line
+            item.path = NOTEBOOK_PATH
+    for fn in report.functions:
+        fn.id = new_id(fn.id) or fn.id
+    for finding in report.findings:
+        finding.function = new_id(finding.function)
+    if isinstance(report.run, RunSummary):
+        for row in report.run.table:
+            row.id = new_id(row.id) or row.id
 
 
 def check_magic(ipython: Any, line: str) -> NotebookResult | None:

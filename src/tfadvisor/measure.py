@@ -40,6 +40,7 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     """Run ``target`` (a script path, or a module with ``is_module``) with ``args`` as Python would,
     observing the project's functions (``project``: their folder; default the script's), then
     replay and measure within ``budget_s`` seconds. Never raises for what the program does."""
+    from tfadvisor.runtime import quiet
     from tfadvisor.runtime.run.analysis import RunAnalysis
     from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
 
@@ -53,8 +54,9 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
         save(RunAnalysis(program, observer, static, budget_s))
 
-    program, observer = run_program(target, list(args), is_module=is_module, project=project,
-                                    memory_budget=memory_budget, on_hard_exit=hard_exit)
+    with quiet.frames_hidden():  # the program's error traces show its frames, not tfadvisor's
+        program, observer = run_program(target, list(args), is_module=is_module, project=project,
+                                        memory_budget=memory_budget, on_hard_exit=hard_exit)
     if hooks.ended:
         hooks.ended(program.outcome, program.exit_status, program.error)
     analysis = RunAnalysis(program, observer, static, budget_s)

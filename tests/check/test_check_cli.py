@@ -71,8 +71,9 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, schema_valid
         (tmp_path / name).write_bytes(data)
     (tmp_path / "big.py").write_bytes(b"# x\n" * (3 * 1024 * 1024))  # 12 MB
     (tmp_path / "ok.py").write_text(GOOD)
-    code, out = run("check", ".", "missing.py", "-f", "json", cwd=tmp_path)
-    data = json.loads(out)
+    code, out = run("check", ".", "missing.py", "-f", "json", "-o", "report.json", cwd=tmp_path)
+    assert "tfadvisor: missing.py: no such file or directory" in out  # stderr: the report is in a file
+    data = json.loads((tmp_path / "report.json").read_text())
     schema_valid(data)
     status = {f["path"]: f for f in data["files"]}
     assert status["ok.py"]["status"] == "ok"
@@ -81,7 +82,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path: Path, schema_valid
         assert status[name]["error"] and "\n" not in status[name]["error"]
     assert "no such file" in status["missing.py"]["error"]
     assert "MB" in status["big.py"]["error"]
-    assert code in (0, 1)  # bad files are not usage errors
+    assert code == 2  # missing.py was named: a usage error, after the rest was reported
     assert any(fn["id"] == "ok.py::f" for fn in data["functions"])
 
 
@@ -147,3 +148,76 @@ def test_parallel_and_serial_give_the_same_report(tmp_path: Path) -> None:
     serial = check_paths([str(tmp_path)], jobs=1).to_dict()
     parallel = check_paths([str(tmp_path)], jobs=2).to_dict()
     assert serial == parallel
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The installed command in a subprocess, as a user or CI runs it."""
+    return subprocess.run([sys.executable, "-m", "tfadvisor", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize("name, data, reason", [
+    ("syntax.py", b"def f(:\n    pass\n", "syntax error at line 1"),
+    ("binary.py", b"\x00\x01\x02binary", "binary file"),
+    ("notjson.ipynb", b'{"cells": [', "notebook is not valid JSON"),
+])
+def test_a_file_that_cannot_be_analysed_exits_1_and_the_rest_is_reported(tmp_path: Path, name: str,
+                                                                         data: bytes, reason: str) -> None:
+    """Issue 22: these exited 0 (while --format github printed ::error for them). As ruff does, a
+    file that cannot be analysed is an error: exit 1, whatever the findings; ``--fail-on never``
+    still exits 0. The good file next to it is analysed and reported."""
+    (tmp_path / name).write_bytes(data)
+    (tmp_path / "good.py").write_text(GOOD)
+    result = _cli("check", ".", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"error {name}: {reason}" in result.stdout and "1 file could not be analysed" in result.stdout
+    assert "1 function in 2 files" in result.stdout
+    as_json = _cli("check", ".", "-f", "json", cwd=tmp_path)
+    assert as_json.returncode == 1 and any(fn["id"] == "good.py::f" for fn in json.loads(as_json.stdout)["functions"])
+    assert _cli("check", ".", "--fail-on", "never", cwd=tmp_path).returncode == 0
+    assert _cli("check", "good.py", cwd=tmp_path).returncode == 0
+
+
+def test_a_path_that_does_not_exist_is_a_usage_error_after_the_rest_is_reported(tmp_path: Path) -> None:
+    """Issue 22: ``check nothere.py`` exited 0. A named path that does not exist is a usage error
+    (exit 2, as mypy and pytest have it), also with --fail-on never; the other paths are still
+    analysed and reported, and outside the text report stderr names the path."""
+    (tmp_path / "bad.py").write_text(BAD)
+    alone = _cli("check", "nothere.py", cwd=tmp_path)
+    assert alone.returncode == 2 and "error nothere.py: no such file or directory" in alone.stdout
+    both = _cli("check", "bad.py", "nothere.py", "-f", "json", cwd=tmp_path)
+    assert both.returncode == 2
+    assert "tfadvisor: nothere.py: no such file or directory" in both.stderr
+    assert any(f["rule"] == "TF201" for f in json.loads(both.stdout)["findings"])
+    assert _cli("check", "nothere.py", "--fail-on", "never", cwd=tmp_path).returncode == 2
+
+
+def test_summary_counts_read_as_english(tmp_path: Path) -> None:
+    """Issue 22: "1 files", "1 findings", "file(s)"."""
+    (tmp_path / "bad.py").write_text(BAD)
+    (tmp_path / "syntax.py").write_text("def f(:\n")
+    out = _cli("check", ".", cwd=tmp_path).stdout
+    assert "1 function in 2 files" in out and "1 finding (1 warning); 1 file could not be analysed" in out, out
+    out = _cli("check", "bad.py", cwd=tmp_path).stdout
+    assert "1 function in 1 file:" in out and "1 finding (1 warning)" in out, out
+
+
+def test_verbose_shows_only_reason_codes_that_describe_the_function(tmp_path: Path) -> None:
+    """Issue 22: ``-v`` showed TF502 (redundant decorator) on a plain function with no tensor work,
+    and TF602 (a run-time rule: measured graph not worth it) on static estimates; the wording said
+    "factor change from call to call". The JSON keeps the reasons as the advice gave them."""
+    (tmp_path / "m.py").write_text(
+        "import tensorflow as tf\n\n"
+        "def add(a, b):\n    return a + b\n\n"
+        "def once(x):\n    return tf.reduce_sum(tf.nn.relu(tf.matmul(x, x)) * 2.0 + 1.0)\n\n"
+        "@tf.function\ndef scale(x, factor):\n    return tf.tanh(x * factor)\n\n"
+        "@tf.function\ndef describe(name):\n    return name + '!'\n\n"
+        "for i in range(10):\n    scale(tf.ones([2]), float(i))\n"
+        "once(tf.ones([2, 2]))\nprint(add(1, 2), describe('a'))\n")
+    out = _cli("check", "-v", "m.py", cwd=tmp_path).stdout
+    lines = {line.split()[1]: line for line in out.splitlines() if line[:7].strip().isdigit()}
+    assert "TF502" not in lines["add"] and "TF602" not in lines["once"], out
+    assert "TF502" in lines["describe"], out  # a decorator that gives nothing: the rule applies
+    assert "`factor` changes from call to call: one trace per value" in out, out
+    data = json.loads(_cli("check", "m.py", "-f", "json", cwd=tmp_path).stdout)
+    assert {fn["qualname"]: fn["reasons"] for fn in data["functions"]}["add"] == ["TF502"]

@@ -3,6 +3,7 @@ ignores, excludes, `--config`, command-line overrides, and bad configs (exit 2, 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -183,3 +184,23 @@ def test_load_config_api() -> None:
 def test_fail_on_never_from_config(project: Path) -> None:
     write_config(project, 'fail-on = "never"\n')
     assert run("check", ".", cwd=project)[0] == 0
+
+
+def test_invalid_toml_found_automatically_is_an_error_not_ignored(project: Path) -> None:
+    """Issue 22: a broken pyproject.toml found by walking up was skipped without a word, and the
+    user's select/ignore silently dropped. Now it stops `check` (exit 2) and `fix` with its name and
+    where TOML broke, from the folder itself and from a folder below it."""
+    (project / "pyproject.toml").write_text('[tool.tfadvisor]\nignore = [TF201]\n')
+    (project / "sub").mkdir()
+    (project / "sub" / "m.py").write_text(SOURCE)
+    for where, target in ((project, "."), (project / "sub", "m.py")):
+        code, out, _ = run("check", target, cwd=where)
+        assert code == 2, out
+        assert "pyproject.toml: not valid TOML" in out and "line 2" in out, out
+        assert "Traceback" not in out and len(out.strip().splitlines()) == 1, out
+    code, out, _ = run("fix", "--diff", ".", cwd=project)
+    assert code != 0 and "not valid TOML" in out, out
+    if importlib.util.find_spec("tensorflow") is not None:  # `run` stops before the program starts
+        (project / "sub" / "prog.py").write_text("open('ran', 'w').close()\n")
+        code, out, _ = run("run", "prog.py", cwd=project / "sub")
+        assert code == 2 and "pyproject.toml: not valid TOML" in out and not (project / "sub" / "ran").exists(), out

@@ -99,3 +99,23 @@ def test_magic_lines_in_an_edited_cell_and_bom_crlf_layout_survive(tmp_path, mon
     cell = json.loads(new.decode("utf-8-sig"))["cells"][2]
     assert "".join(cell["source"]) == (
         "%time x = 1\n@tf.function\ndef step(x, w):\n    tf.print('step', x)\n    !echo hi\n    return tf.matmul(x, w)")
+
+
+def test_fix_names_skipped_and_applied_rule_edits_by_cell_and_line(tmp_path, monkeypatch) -> None:
+    """Issue 22: `fix` on a notebook listed "TF201 at line 5 in f", line 5 of the cells joined,
+    which the user never sees; now "cell 3, line 3", as `check` says it."""
+    from click.testing import CliRunner
+
+    from tfadvisor.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"),
+                nbformat.v4.new_code_cell("import numpy as np\nimport tensorflow as tf"),
+                nbformat.v4.new_code_cell("@tf.function\ndef f(x):\n    print(x)\n    return x * 2 + np.random.normal()")]
+    nbformat.write(nb, "nb.ipynb")
+    skipped = CliRunner().invoke(main, ["fix", "--diff", "nb.ipynb"])
+    assert "nb.ipynb: TF201 at cell 3, line 3 in f: unsafe fix" in skipped.output, skipped.output
+    applied = CliRunner().invoke(main, ["fix", "--diff", "--unsafe-fixes", "nb.ipynb"])
+    assert "nb.ipynb: TF201 at cell 3, line 3 in f" in applied.output, applied.output
+    assert "at line 5" not in skipped.output + applied.output

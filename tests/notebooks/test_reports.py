@@ -63,7 +63,7 @@ def test_skipped_cells_in_every_format(reports: dict[str, Report]) -> None:
 
     text = render(report, "text")
     assert "note bad_cells.ipynb: analysed, 2 cells skipped" in text
-    assert "cell 5, line 1: not Python: invalid syntax" in text and "2 notebook cell(s) skipped" in text
+    assert "cell 5, line 1: not Python: invalid syntax" in text and "2 notebook cells skipped" in text
 
     page = render(report, "html")
     assert "Notebook cells that were skipped" in page and "cell 3, line 2: not Python: invalid syntax" in page

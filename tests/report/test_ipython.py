@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -126,3 +127,33 @@ def test_profile_a_notebook_function(shell, tmp_path: Path) -> None:
     print(result.text())
     assert "many_small_ops (In [" in result.text() and "eager" in result.text()
     assert out.read_text(encoding="utf-8").count("<svg") >= 2
+
+
+@pytest.mark.tf
+def test_run_magic_names_the_cell_and_shows_the_users_frames(shell, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: ``%%tfadvisor_run`` named the kernel's file for the cell (``<ipython-input-3-...>``
+    in a terminal, ``/tmp/ipykernel_.../123.py`` in Jupyter); a failing cell's traceback showed the
+    magic's and the observer's frames. Now ``In [n], line l`` and the user's frames only."""
+    pytest.importorskip("tensorflow")
+    run(shell, "import tensorflow as tf\n")
+    defined = shell.execution_count
+    run(shell, "def step(x):\n    y = x\n    for _ in range(10):\n        y = tf.tanh(y) * 1.5\n    return tf.reduce_sum(y)\n\n"
+               "def helper(x):\n    return tf.reshape(x, [3, 3])\n\n"
+               "@tf.function\ndef bad(x):\n    return helper(x) * 2.0\n")
+    result = run(shell, "%%tfadvisor_run --budget 20 --quiet\nfor _ in range(30):\n    step(tf.ones([3]))\n")
+    assert isinstance(result, NotebookResult)
+    step = next(fn for fn in result.report.functions if fn.qualname == "step")
+    assert (step.cell, step.cell_line, step.path) == (defined, 1, "<notebook>.py")
+    assert step.id == "<notebook>.py::step"
+    assert all(f.cell == defined for f in result.report.findings), result.report.findings
+    text = result.text()
+    assert f"step (In [{defined}], line 1)" in text and "ipython-input" not in text, text
+    assert all(r.id.startswith("<notebook>.py::") for r in result.report.run.table)
+
+    capsys.readouterr()
+    failing = shell.execution_count
+    shell.run_cell("%%tfadvisor_run --budget 20 --quiet\nbad(tf.ones([4]))\n", store_history=True)
+    trace = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().out)  # IPython colours its tracebacks
+    trace = trace.split("\nOut[")[0]  # the magic's result follows
+    assert f"In[{failing}], line 1" in trace and "Cannot reshape a tensor with 4 elements" in trace, trace
+    assert "tfadvisor" not in trace and "tf__observed" not in trace and "observe.py" not in trace, trace

@@ -24,6 +24,7 @@ from tfadvisor.advice import policy
 from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Verdict
 from tfadvisor.rules import get_rule
 from tfadvisor.rules.base import Rule
+from tfadvisor.wording import plural
 
 # A retrace storm (TF601): at least this many traces, and at least this share of the calls traced.
 RETRACE_STORM_MIN_TRACES = policy.RETRACING_TRACES
@@ -328,7 +329,7 @@ def _not_worth_it(find: Find, m: Measurement, decision: policy.Decision) -> None
     else:
         why = f"graph mode is only {decision.speedup or e / g:.2f}x faster over the calls, tracing included"
     saved = (decision.saving_s or 0.0) * (-1 if decision.verdict is Verdict.UNDECORATE else 1)
-    find("TF602", f"{why}; over {n} calls it would {'save' if saved > 0 else 'lose'} {abs(saved) * 1e3:.1f} ms")
+    find("TF602", f"{why}; over {plural(n, 'call')} it would {'save' if saved > 0 else 'lose'} {abs(saved) * 1e3:.1f} ms")
 
 
 def _infra_error(message: str) -> bool:

@@ -21,6 +21,7 @@ from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict
+from tfadvisor.wording import names, verb
 
 _IO_CODES = ("TF201", "TF206")
 _BEHAVIOUR_FAMILIES = "24"  # TF2xx side effects and TF4xx state/exceptions change behaviour
@@ -250,11 +251,12 @@ def _entry_point(case: Case) -> Decision | None:
                 fresh.append(pname)
     if python:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
-            f"{', '.join(dict.fromkeys(python))} get Python objects that change from call to call (a list that "
-            f"grows, another object each time): each would retrace"])
+            f"{names(list(dict.fromkeys(python)))} {verb(len(set(python)), 'gets', 'get')} Python objects that change "
+            f"from call to call (a list that grows, another object each time): each would retrace"])
     if fresh:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
-            f"{', '.join(dict.fromkeys(fresh))} get a new Python object on every call: each would retrace"])
+            f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "
+            f"call: each would retrace"])
     if unknown:
         return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
@@ -326,7 +328,8 @@ def _eager_hazards(case: Case) -> Decision | None:
     if not found and not varying:
         return None
     reasons = found + (["TF101"] if varying else [])
-    assumptions = [f"{', '.join(varying)} change from call to call: pass them as tensors"] if varying else []
+    assumptions = [f"{_varying_words(varying)}: pass {verb(len(varying), 'it as a tensor', 'them as tensors')}"
+                   ] if varying else []
     return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
 
 
@@ -391,7 +394,12 @@ def _retraces(case: Case) -> Decision | None:
     if not varying:
         return None
     return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
-                    assumptions=[f"{', '.join(varying)} change from call to call: one trace per value"])
+                    assumptions=[f"{_varying_words(varying)}: one trace per value"])
+
+
+def _varying_words(varying: list[str]) -> str:
+    """"`step` changes from call to call", "`a` and `b` change from call to call"."""
+    return f"{names(varying)} {verb(len(varying), 'changes', 'change')} from call to call"
 
 
 def _pure_python(case: Case) -> Decision | None:

@@ -1,14 +1,23 @@
-"""`tfadvisor check PATH...`: static verdicts and findings. Never imports or runs the code."""
+"""`tfadvisor check PATH...`: static verdicts and findings. Never imports or runs the code.
+
+Exit status, as linters have it (ruff reports a file it cannot parse as an error and exits 1; mypy
+and pytest stop with a usage error on a path that does not exist): 0 nothing at or above
+``--fail-on``; 1 findings at or above it, or a file that could not be analysed (syntax error,
+binary, unreadable, not a notebook), counted as an error; 2 a usage error: a named PATH that does
+not exist, a bad option or configuration. The files that can be analysed are always analysed and
+reported first. ``--fail-on never`` exits 0 except for usage errors.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from tfadvisor.cli.options import output_options, split_codes
 from tfadvisor.config import ConfigError, find_config, load_config
-from tfadvisor.model import Severity
+from tfadvisor.model import Report, Severity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -29,7 +38,9 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, quiet: bool, sel
           show_suppressed: bool, verbose: bool, jobs: int | None) -> None:
     """Say, for every function under PATHS, whether it should be a @tf.function.
 
-    Exit status: 0 no findings at or above --fail-on, 1 findings, 2 usage or internal error.
+    Exit status: 0 nothing at or above --fail-on; 1 findings at or above it, or a file that could
+    not be analysed (syntax error, binary, broken notebook); 2 usage error (a PATH that does not
+    exist, a bad option or configuration). The rest is analysed and reported either way.
     """
     from tfadvisor.check import check_paths
     from tfadvisor.report import render
@@ -38,6 +49,7 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, quiet: bool, sel
 
     if not paths:
         paths = (".",)
+    missing = [p for p in paths if not os.path.lexists(p)]
     try:
         config = load_config(config_path or find_config(paths[0]))
         config = config.with_overrides(
@@ -65,9 +77,21 @@ def check(paths: tuple[str, ...], fmt: str, output: str | None, quiet: bool, sel
     text = render(report, fmt, color=color, verbose=verbose, show_suppressed=show_suppressed)
     if not (quiet and fmt == "text"):
         emit(text, output)
-    threshold = config.fail_on
-    if threshold == "never":
-        sys.exit(EXIT_OK)
-    rank = Severity(threshold).rank
+    if missing and (quiet or fmt != "text" or output is not None):  # the text report already says so
+        for path in missing:
+            click.echo(f"tfadvisor: {path}: no such file or directory", err=True)
+    sys.exit(exit_status(report, config.fail_on, missing))
+
+
+def exit_status(report: Report, fail_on: str, missing: list[str]) -> int:
+    """2 for a named path that does not exist; else 1 for findings at or above ``fail_on`` or a
+    file that could not be analysed (an error, as ruff counts one); else 0."""
+    if missing:
+        return EXIT_USAGE
+    if fail_on == "never":
+        return EXIT_OK
+    if any(f.status == "error" for f in report.files):
+        return EXIT_FINDINGS
+    rank = Severity(fail_on).rank
     failing = any(f.severity.rank >= rank for f in report.findings if not f.suppressed)
-    sys.exit(EXIT_FINDINGS if failing else EXIT_OK)
+    return EXIT_FINDINGS if failing else EXIT_OK

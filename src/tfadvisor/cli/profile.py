@@ -4,7 +4,7 @@ The measurement runs in a child process (``tfadvisor.runtime``); this module onl
 command line, shows progress and hands the report to a renderer (``report/profile_text.py``
 for text). Exit status: 0 measured, 1 the function
 could not be measured (raised eagerly, timed out, exhausted memory, killed its process),
-2 bad input (a MODULE:NAME that does not resolve), 130 interrupted (Ctrl-C; what was measured is
+2 bad input (a MODULE:NAME that does not resolve; TensorFlow not installed), 130 interrupted (Ctrl-C; what was measured is
 still reported).
 """
 
@@ -55,6 +55,9 @@ def profile(target: str, calls: str, fresh: str | None, observe: str | None, tim
       tfadvisor profile mypkg.train:train_step --calls mypkg.train:sample_calls
       tfadvisor profile train.py:Trainer.step --calls train.py:calls --fresh train.py:Trainer
     """
+    from tfadvisor.cli.options import require_tensorflow
+
+    require_tensorflow("profile")
     from tfadvisor.runtime.profile.profiling import profile as run_profile
     from tfadvisor.runtime.profile.specs import ResolveError, parse_ref
 

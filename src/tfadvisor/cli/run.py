@@ -6,7 +6,8 @@ seconds and reports, per function, what decorating (or reconfiguring) it would h
 that run. The report is always written, also when the program fails or is interrupted; a first
 version is written before replay starts so that nothing is lost if replay crashes.
 
-Exit status: the program's own (0 when it ran to the end), 2 for tfadvisor usage errors.
+Exit status: the program's own (0 when it ran to the end), 2 for tfadvisor usage errors and when
+TensorFlow is not installed.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 import click
 
-from tfadvisor.cli.options import output_options
+from tfadvisor.cli.options import output_options, require_tensorflow
 
 EXIT_USAGE = 2
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.IGNORECASE)
@@ -65,6 +66,7 @@ def run(module: str | None, project: str | None, budget: float, memory_budget: s
     tfadvisor run train.py --format json --output run.json
     tfadvisor run --budget 60 -m mypkg.train -- --epochs 3
     """
+    require_tensorflow("run")
     args = list(argv)
     if module is None:
         if not args or args[0] == "--":
@@ -79,9 +81,23 @@ def run(module: str | None, project: str | None, budget: float, memory_budget: s
     except click.BadParameter as exc:
         click.echo(f"tfadvisor: --memory-budget: {exc.message}", err=True)
         sys.exit(EXIT_USAGE)
+    _check_config(target, is_module=module is not None, project=project)
     status = execute(target, args, is_module=module is not None, project=project, budget_s=budget,
                      memory_budget=memory, fmt=fmt, output=output, quiet=quiet)
     sys.exit(status)
+
+
+def _check_config(target: str, *, is_module: bool, project: str | None) -> None:
+    """A broken [tool.tfadvisor] (or a pyproject.toml that is not TOML) stops `run` before the
+    program starts, as it stops `check`: the static part of the report would silently lose it."""
+    from tfadvisor.config import ConfigError, find_config, load_config
+    from tfadvisor.runtime.run.session import project_root
+
+    try:
+        load_config(find_config(project_root(target, is_module, project)))
+    except ConfigError as exc:
+        click.echo(f"tfadvisor: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float,

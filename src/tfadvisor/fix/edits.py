@@ -128,6 +128,12 @@ class Location:
     function: str | None = None  # qualname, ``#n`` for the n-th definition (``model.local_id``)
     def_offset: int | None = None  # line - def line of ``function``
     span: int | None = None
+    cell: int | None = None  # notebooks: where the user sees ``line`` (1-based cell, line in it)
+    cell_line: int | None = None
+
+    def where(self) -> str:
+        """``line 14``, or in a notebook ``cell 3, line 2`` (not the line of the joined cells)."""
+        return f"cell {self.cell}, line {self.cell_line}" if self.cell is not None else f"line {self.line}"
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,7 @@ class RuleEdit(Edit):
     @property
     def label(self) -> str:
         where = f" in {self.location.function}" if self.location.function else ""
-        return f"{self.origin} at line {self.location.line}{where}"
+        return f"{self.origin} at {self.location.where()}{where}"
 
 
 @dataclass(frozen=True)

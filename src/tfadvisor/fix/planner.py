@@ -183,7 +183,8 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
     rule = get_rule(finding.rule)
     if rule is not None and rule.fix_by == "verdict":
         return  # the function's verdict edit carries it out (decorator options)
-    what = f"{finding.rule} at line {finding.line}" + (f" in {local_id(fn.id)}" if fn else "")
+    at = Location(finding.line, 0, 0, cell=finding.cell, cell_line=finding.cell_line)  # cell and line in a notebook
+    what = f"{finding.rule} at {at.where()}" + (f" in {local_id(fn.id)}" if fn else "")
     kind = RULE_EDITS.get(finding.rule)
     if kind is None:
         out.skipped.append(Skipped(finding.path, what, "no automatic edit for this rule yet"))
@@ -193,9 +194,11 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
         return
     if fn is not None:
         location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, function=local_id(fn.id),
-                            def_offset=finding.line - fn.line, span=fn.end_line - fn.line)
+                            def_offset=finding.line - fn.line, span=fn.end_line - fn.line,
+                            cell=finding.cell, cell_line=finding.cell_line)
     else:
-        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line)
+        location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, cell=finding.cell,
+                            cell_line=finding.cell_line)
     extra: dict[str, Any] = {}
     if kind is RangeToTfRange:
         extra["tensor_names"] = tuple(fn.facts.tensor_params) if fn is not None else ()

@@ -22,6 +22,7 @@ class RuleInfo:
     bad: tuple[str, ...] = ()
     good: tuple[str, ...] = ()
     fix: str = ""  # a sentence on fix safety, "" when unknown
+    scope: str = ""  # "runtime" for rules only a measurement can show (TF6xx)
 
     @property
     def title(self) -> str:
@@ -114,6 +115,7 @@ def _to_info(code: str, rule: Any) -> RuleInfo:
         bad=_examples(_first(rule, "bad", "bad_examples", "invalid")),
         good=_examples(_first(rule, "good", "good_examples", "valid")),
         fix=_fix_text(rule),
+        scope=_text(_first(rule, "scope")),
     )
 
 
@@ -140,3 +142,18 @@ def rule_info(code: str) -> RuleInfo:
     """Everything known about rule ``code``; at least the code itself."""
     rule = _lookup(code)
     return RuleInfo(code=code) if rule is None else _to_info(code, rule)
+
+
+# Reason codes about a decorator the function has: on an undecorated function they would name a
+# fault it cannot have (TF502 "redundant decorator" on a plain function with no tensor work).
+_ABOUT_THE_DECORATOR = frozenset({"TF502"})
+
+
+def shown_reasons(fn: Any) -> list[str]:
+    """The reason codes a reader should see for one function: each one describes this function
+    (no TF502 without a decorator) and says what was shown (a run-time rule, TF6xx, only with a
+    measurement; ``check``'s static estimates say so in the function's assumptions instead)."""
+    measured = getattr(fn, "measurement", None) is not None
+    return [code for code in fn.reasons
+            if (fn.decorated or code not in _ABOUT_THE_DECORATOR)
+            and (measured or rule_info(code).scope != "runtime")]

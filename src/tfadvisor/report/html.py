@@ -15,7 +15,7 @@ from typing import Any
 from tfadvisor import __version__
 from tfadvisor.model import Finding, FunctionReport, Report, local_id
 from tfadvisor.report._html_assets import CSS, SCRIPT, content_security_policy
-from tfadvisor.report._rules import rule_info
+from tfadvisor.report._rules import rule_info, shown_reasons
 from tfadvisor.report._source import char_col, view
 from tfadvisor.report._summary import VERDICT_ORDER, format_seconds, projected_saving_s, summarize
 from tfadvisor.report.run_facts import run_facts
@@ -93,7 +93,7 @@ def _function_row(fn: FunctionReport) -> str:
         f'<td data-sort="{_e(fn.id)}"><code>{_e(local_id(fn.id))}</code><br>'
         f'<span class="muted">{_e(fn.path)}{_e(where)}</span></td>',
         f'<td data-sort="{VERDICT_ORDER.index(fn.verdict)}">{_verdict_badge(fn.verdict.value)}</td>',
-        f"<td>{_reasons(fn.reasons)}</td>",
+        f"<td>{_reasons(shown_reasons(fn))}</td>",
         f'<td title="{_e("; ".join(fn.assumptions))}">{_e(fn.confidence)}</td>',
         _num_cell(m.calls if m else None, str(m.calls) if m else "-"),
         _num_cell(m.eager_s if m else None, format_seconds(m.eager_s) if m else "-"),

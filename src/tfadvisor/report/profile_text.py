@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from tfadvisor.model import Measurement, Report
+from tfadvisor.wording import plural
 
 MODE_LABELS = {"eager": "eager", "graph": "tf.function", "xla": "jit_compile"}
 
@@ -66,7 +67,7 @@ def _numbers(m: Measurement) -> list[str]:
     if m.saved_s is not None:
         word = "saved" if m.saved_s >= 0 else "lost"
         low, high = m.saved_interval_s or [m.saved_s, m.saved_s]
-        lines.append(f"time {word} over {m.calls} calls: {abs(m.saved_s) * 1e3:.1f} ms "
+        lines.append(f"time {word} over {plural(m.calls, 'call')}: {abs(m.saved_s) * 1e3:.1f} ms "
                      f"(interval {low * 1e3:.1f} .. {high * 1e3:.1f} ms)")
     if m.equivalent is not None:
         lines.append("results match eager: " + ("yes" if m.equivalent else "[red]no[/red]"))

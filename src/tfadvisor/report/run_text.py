@@ -1,5 +1,10 @@
 """Text rendering of a `run` report: the program's outcome, a ranked table, then the findings.
 
+Columns: ``time`` is what the program spent in the function as it ran (as written: graph time for a
+tf.function, eager time otherwise), ``projected`` the same calls after the advised change, and
+``saving`` the difference, with its share of the run only where a change is advised (a ``keep`` or
+``leave-eager`` row saves nothing; its figure is what the other choice would save or lose).
+
 Reads only ``report.run`` (the table rows built by ``runtime.run.analysis``) and the report's
 findings, so a saved JSON report re-renders identically with ``tfadvisor report FILE``.
 """
@@ -13,6 +18,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table
 
 from tfadvisor.model import Report, RunRow, RunSummary
+from tfadvisor.wording import plural
 
 VERDICT_STYLE = {
     "decorate": "bold green", "keep": "green", "reconfigure": "yellow", "undecorate": "magenta",
@@ -32,7 +38,7 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
     if rows:
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
         columns: tuple[tuple[str, JustifyMethod], ...] = (
-            ("#", "right"), ("function", "left"), ("calls", "right"), ("eager", "right"), ("share", "right"),
+            ("#", "right"), ("function", "left"), ("calls", "right"), ("time", "right"), ("share", "right"),
             ("projected", "right"), ("saving", "right"), ("verdict", "left"), ("why", "left"))
         for name, justify in columns:
             table.add_column(name, justify=justify, overflow="fold" if name == "why" else "ellipsis",
@@ -42,7 +48,7 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
             table.add_row(
                 str(row.rank), row.qualname, str(row.calls),
                 _seconds(row.eager_s), f"{100 * row.share:.1f}%",
-                _seconds(row.projected_s), _saving(row.saved_s, run.wall_s),
+                _seconds(row.projected_s), _saving(row.saved_s, run.wall_s if row.advised else None),
                 f"[{VERDICT_STYLE.get(verdict, '')}]{verdict}[/]" if color else verdict,
                 row.why,
             )
@@ -75,7 +81,7 @@ def _header(out: Console, run: RunSummary) -> None:
     else:
         ended = f"ended with exit status {run.exit_status}" + (f": {run.error}" if run.error else "")
     out.print(f"tfadvisor run {what}: the program {ended} in {run.wall_s:.2f} s; "
-              f"{run.observed_functions} functions observed, {run.replayed_functions} replayed "
+              f"{plural(run.observed_functions, 'function')} observed, {run.replayed_functions} replayed "
               f"in {run.replay_s:.1f} s", markup=False, soft_wrap=True)
     out.print()
 

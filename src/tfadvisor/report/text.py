@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from tfadvisor.model import Finding, FunctionReport, Report, Verdict, local_id
+from tfadvisor.report._rules import shown_reasons
+from tfadvisor.wording import plural
 
 VERDICT_STYLE = {
     Verdict.DECORATE: "bold green", Verdict.KEEP: "green", Verdict.RECONFIGURE: "yellow",
@@ -69,7 +71,7 @@ def render(report: Report, *, color: bool = False, verbose: bool = False, show_s
 
 def _function_line(out: Console, fn: FunctionReport) -> None:
     style = VERDICT_STYLE[fn.verdict]
-    reasons = " ".join(fn.reasons)
+    reasons = " ".join(shown_reasons(fn))
     guess = {"speculative": " [dim](speculative)[/]",
              "unknown": " [dim](unknown: evidence missing; `tfadvisor run` decides)[/]"}.get(fn.confidence, "")
     where = f"{fn.line:>5}" if fn.cell is None else f"cell {fn.cell}, line {fn.cell_line}"
@@ -78,7 +80,7 @@ def _function_line(out: Console, fn: FunctionReport) -> None:
     m = fn.measurement
     if m and m.eager_s is not None and m.graph_s is not None:
         out.print(f"         measured: eager {m.eager_s * 1e3:.3f} ms, graph {m.graph_s * 1e3:.3f} ms per call"
-                  + (f", saves {m.saved_s:.3f} s over {m.calls} calls" if m.saved_s is not None else ""))
+                  + (f", saves {m.saved_s:.3f} s over {plural(m.calls, 'call')}" if m.saved_s is not None else ""))
     for assumption in fn.assumptions:
         out.print(f"         [dim]- {escape(assumption)}[/]")
 
@@ -99,10 +101,11 @@ def _summary(out: Console, report: Report, findings: list[Finding]) -> None:
     errors = sum(1 for f in report.files if f.status == "error")
     skipped = sum(len(f.skipped_cells) for f in report.files)
     unknown = sum(1 for fn in report.functions if fn.confidence == "unknown")
-    out.print(f"{len(report.functions)} functions in {len(report.files)} files: " + (", ".join(parts) or "none")
+    out.print(f"{plural(len(report.functions), 'function')} in {plural(len(report.files), 'file')}: "
+              + (", ".join(parts) or "none")
               + (f" ({unknown} of them unknown: evidence missing, `tfadvisor run` decides; -v lists them)"
                  if unknown else ""))
-    finding_parts = [f"{severities[s]} {s}{'s' if severities[s] != 1 else ''}" for s in ("error", "warning", "info") if severities[s]]
-    out.print(f"{sum(severities.values())} findings" + (f" ({', '.join(finding_parts)})" if finding_parts else "")
-              + (f"; {errors} file(s) could not be analysed" if errors else "")
-              + (f"; {skipped} notebook cell(s) skipped" if skipped else ""))
+    finding_parts = [plural(severities[s], s) for s in ("error", "warning", "info") if severities[s]]
+    out.print(plural(sum(severities.values()), "finding") + (f" ({', '.join(finding_parts)})" if finding_parts else "")
+              + (f"; {plural(errors, 'file')} could not be analysed" if errors else "")
+              + (f"; {plural(skipped, 'notebook cell')} skipped" if skipped else ""))

@@ -18,7 +18,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tfadvisor.runtime import reach
+from tfadvisor.runtime import quiet, reach
 from tfadvisor.runtime import signature as sig
 from tfadvisor.runtime.equivalence import to_plain
 from tfadvisor.runtime.profile.results import ErrorKind, ModeError, ModeRun, Where
@@ -262,14 +262,7 @@ def _error(exc: BaseException, phase: str, call: int | None, *, eager: bool) -> 
     return ModeError(kind, f"{name}: {_headline(text)}", detail=text[:4000], exc_type=name, call=call, phase=phase)
 
 
-def _headline(text: str) -> str:
-    """The line of an AutoGraph error that says what went wrong (the last ``XxxError: ...``)."""
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    for line in reversed(lines):
-        head, _, rest = line.partition(":")
-        if rest and head.endswith(("Error", "Exception")) and " " not in head:
-            return rest.strip()[:300]
-    return (lines[0] if lines else "")[:300]
+_headline = quiet.headline  # the line of an AutoGraph error that says what went wrong; run uses it too
 
 
 def _call_observe(observe: Any, instance: Any) -> Any:

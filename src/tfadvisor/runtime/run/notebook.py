@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tfadvisor.model import Report
+from tfadvisor.runtime import quiet
 from tfadvisor.runtime.run.analysis import RunAnalysis
 from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET, Observer
 from tfadvisor.runtime.run.session import ProgramResult
@@ -78,7 +79,7 @@ def run_cell(namespace: dict[str, Any], execute: Callable[[], None], *, budget_s
         program.exit_status, program.outcome, program.error = 130, "interrupted", "KeyboardInterrupt"
     except Exception as exc:  # the cell's own error
         program.exit_status, program.outcome = 1, "exception"
-        program.error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        program.error = quiet.error_line(exc)
         if on_error is not None:
             on_error(exc)
     finally:

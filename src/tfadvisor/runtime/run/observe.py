@@ -160,7 +160,9 @@ class Observer:
         return cls
 
     def _stats_for(self, fn: Callable[..., Any], tf_function: Any, is_method: bool) -> FunctionStats:
-        code = fn.__code__
+        # Where the user wrote it: a decorator's wrapper (tf.autograph.experimental.do_not_convert,
+        # functools.wraps) has its code in the decorator's file, TensorFlow's site-packages included.
+        code = getattr(inspect.unwrap(fn), "__code__", fn.__code__)
         stats = FunctionStats(
             qualname=fn.__qualname__,
             module=fn.__module__ or "",

@@ -30,6 +30,7 @@ from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMea
 from tfadvisor.runtime import signature as sigmod
 from tfadvisor.runtime.run.observe import FunctionStats
 from tfadvisor.runtime.run.replay import Replay
+from tfadvisor.wording import plural
 
 
 @dataclass
@@ -305,7 +306,7 @@ def covered_finding(p: Projection) -> Finding | None:
         end_line=max(1, p.stats.line), end_col=0, function=p.id,
         message=(f"all {p.stats.calls} calls come from {callers}, which runs as a graph: decorating it adds nothing"
                  if p.stats.calls else
-                 f"called only while tracing ({p.stats.traced_calls} times): it already runs inside a graph"),
+                 f"called only while tracing ({plural(p.stats.traced_calls, 'time')}): it already runs inside a graph"),
     )
 
 

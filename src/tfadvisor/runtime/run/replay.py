@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfadvisor.advice.policy import RETRACING_TRACES
+from tfadvisor.runtime import quiet
 from tfadvisor.runtime.equivalence import Noise, differences, noisy_paths, to_plain
 from tfadvisor.runtime.rng import NOISE_SEED, SEED, seed_all
 from tfadvisor.runtime.run.observe import CallSample, FunctionStats, HostTensor
@@ -107,7 +108,7 @@ def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Rep
         out.error = f"replay failed: cannot save the state it could change: {_one_line(exc)}"
         return out
     try:
-        with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()):
+        with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), quiet.measuring():
             _replay(stats, out, state, limit_s, run_xla)
     except ReplayTimeout:
         if out.eager_s is not None and (out.graph_s is not None or out.graph_error is not None):
@@ -419,9 +420,4 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _one_line(exc: BaseException) -> str:
-    lines = [line for line in str(exc).strip().splitlines() if line.strip()]
-    text = lines[0] if lines else ""
-    if len(text) > 300:
-        text = text[:297] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+_one_line = quiet.error_line  # "ValueError: Cannot reshape ...", not "ValueError: in user code:"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfadvisor.runtime import quiet
 from tfadvisor.runtime.run.hook import Installation, ProjectScope, instrument
 from tfadvisor.runtime.run.last_words import LastWords
 from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET, Observer
@@ -190,33 +191,13 @@ def _exit_status(exc: SystemExit) -> tuple[int, str, str | None]:
     return 1, "exit", str(code)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+_one_line = quiet.error_line  # "ValueError: Cannot reshape ...", not "ValueError: in user code:"
 
 
 def _print_exception(exc: BaseException) -> None:
-    """The traceback Python would print, without tfadvisor's own frames (runner, wrappers)."""
-    shown = traceback.TracebackException.from_exception(exc)
-    for te in _chain(shown):
-        te.stack = traceback.StackSummary.from_list([f for f in te.stack if not _is_ours(f.filename)])
-    sys.stderr.write("".join(shown.format()))
-
-
-def _chain(te: traceback.TracebackException) -> list[traceback.TracebackException]:
-    out, seen = [], set()
-    while te is not None and id(te) not in seen:
-        seen.add(id(te))
-        out.append(te)
-        te = te.__cause__ or te.__context__  # type: ignore[assignment]
-    return out
-
-
-def _is_ours(filename: str) -> bool:
-    import tfadvisor
-
-    here = os.path.dirname(os.path.abspath(tfadvisor.__file__))
-    return os.path.abspath(filename).startswith(here + os.sep) or filename.endswith(os.sep + "runpy.py")
+    """The traceback Python would print, without tfadvisor's own frames (runner, wrappers, and
+    AutoGraph's conversion of the wrappers: ``runtime/quiet.py``)."""
+    sys.stderr.write("".join(traceback.format_exception(quiet.without_own_frames(exc))))
 
 
 def _flush() -> None:
