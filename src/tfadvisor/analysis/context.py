@@ -45,6 +45,7 @@ class ScopeContext:
         # name -> what it was bound to and how (``("iter",)`` a loop target, ``(1,)`` unpacked second):
         # the project pass follows these where the value comes from another function (values.py).
         self.bindings: dict[str, list[tuple[ast.AST, tuple]]] = {}
+        self.name_terms: dict[str, tuple] = {}  # values.py's memo: a bound name's term
         # Names bound to a tensor on one path and a Python value on another (``dim = x.shape[-1]``
         # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
         # so whether such a name is a tensor where it is read is not known (set after inference).

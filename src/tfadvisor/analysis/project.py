@@ -86,6 +86,7 @@ class Project:
         self._modules_by_name = {m.module: m for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
         self.values = values.Evaluator(self)
+        self._receiver_sites: list[tuple[Linked, CallSite]] | None = None
         self.test_classes = frozenset(
             (mod.module, cls.qualname) for mod in self.modules for cls in mod.classes
             if testcode.is_test_case(self.class_bases(mod.module, cls.qualname)))
@@ -207,23 +208,27 @@ class Project:
     def _resolve_receivers(self) -> bool:
         """``model.step(x)`` where ``model`` is a parameter or a local: once values are known, the
         class it is an instance of gives the method. True when a call was linked."""
+        if self._receiver_sites is None:
+            self._receiver_sites = []
+            for linked in self.functions.values():
+                resolved = {id(site) for site, _ in linked.callees}
+                self._receiver_sites.extend(
+                    (linked, site) for site in linked.fn.calls
+                    if site.receiver is not None and id(site) not in resolved and site.callee.count(".") == 1)
         linked_any = False
-        for linked in list(self.functions.values()):
+        for linked, site in list(self._receiver_sites):
             fn = linked.fn
-            resolved = {id(site) for site, _ in linked.callees}
-            for site in fn.calls:
-                if site.receiver is None or id(site) in resolved or site.callee.count(".") != 1:
-                    continue
-                rich = self.values.kind(site.receiver, fn, fn.module)
-                if not values.is_instance(rich):
-                    continue
-                module, qualname = values.instance_class(rich)
-                target = self.method(module, qualname, site.callee.split(".", 1)[1])
-                if target is not None and target.id != fn.id:
-                    site.on_instance = True
-                    linked.callees.append((site, target))
-                    self.functions[target.id].callers.append((fn, site))
-                    linked_any = True
+            rich = self.values.kind(site.receiver, fn, fn.module)  # type: ignore[arg-type]
+            if not values.is_instance(rich):
+                continue
+            module, qualname = values.instance_class(rich)
+            target = self.method(module, qualname, site.callee.split(".", 1)[1])
+            if target is not None and target.id != fn.id:
+                site.on_instance = True
+                linked.callees.append((site, target))
+                self.functions[target.id].callers.append((fn, site))
+                self._receiver_sites.remove((linked, site))
+                linked_any = True
         return linked_any
 
     def class_named(self, module: str, name: str) -> tuple[str, str] | None:

@@ -109,8 +109,13 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
 def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
     bindings = ctx.bindings.get(name)
     if bindings and name not in seen:
+        if not seen and name in ctx.name_terms:
+            return ctx.name_terms[name]
         inner = seen | {name}
-        return any_of([_apply(term(ctx, node, inner), path) for node, path in bindings[:_MAX_BINDINGS]])
+        out = any_of([_apply(term(ctx, node, inner), path) for node, path in bindings[:_MAX_BINDINGS]])
+        if not seen:
+            ctx.name_terms[name] = out  # a name's term, once per scope (references are many)
+        return out
     if name in ctx.params:
         return ("param", name)
     if name in ctx.local_names or ctx.encloses(name):
