@@ -466,3 +466,58 @@ def test_a_train_step_written_as_a_method_of_the_model_is_a_step() -> None:
     assert fns["AutoEncoder.step"].verdict is Verdict.DECORATE, fns["AutoEncoder.step"].assumptions
     assert fns["AutoEncoder.call"].verdict is Verdict.LEAVE_EAGER
     assert fns["train"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_hybridize_style_facts_tensors_stored_on_self_or_a_global_object_are_side_effects() -> None:
+    # Facts as Hybridize (Castro Vélez et al.) states them: tensor parameters from call sites, Python
+    # side effects through callees, a tensor stored on self or on a module-level object (it leaks
+    # out of a trace) counting as one.
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        class Recorder:
+            def __init__(self):
+                self.last = None
+
+
+        rec = Recorder()
+
+
+        def record(y):
+            rec.last = y
+
+
+        class Stepper:
+            def __init__(self):
+                self.cache = None
+
+            def step(self, x):
+                y = model(x)
+                self.cache = y
+                return y
+
+
+        def step(x):
+            y = model(x)
+            record(y)
+            return y
+
+
+        def pure(x):
+            return model(x) * 2.0
+
+
+        s = Stepper()
+        for x in tf.data.Dataset.from_tensor_slices(tf.zeros([8, 3])).batch(2):
+            step(x)
+            s.step(x)
+            pure(x)
+        """)
+    assert fns["record"].facts.tensor_params == ["y"]  # from its call site in step
+    assert fns["record"].facts.python_side_effects
+    assert fns["step"].facts.python_side_effects  # through its callee
+    assert fns["Stepper.step"].facts.python_side_effects
+    assert not fns["pure"].facts.python_side_effects

@@ -258,6 +258,11 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
+    for node, what, deps in state.stored_tensors(ctx):
+        if deps:  # a tensor if these parameters are: the project pass decides
+            fn.stored_params.append((node.lineno, node.col_offset, what, deps))  # type: ignore[attr-defined]
+        else:
+            fn.side_effects.append((node.lineno, node.col_offset, what))  # type: ignore[attr-defined]
     fn.side_effects.sort()
     fn.calls = _call_sites(ctx, set(params))
     fn.returns_tensor = any(_returns_tensor(ctx, r.value) for r in ctx.scope.nodes(ast.Return))

@@ -728,6 +728,10 @@ class Project:
         def own(linked: Linked) -> tuple[str, str] | None:
             if linked.fn.side_effects:
                 return (linked.fn.qualname, linked.fn.side_effects[0][2])
+            for _line, _col, what, deps in linked.fn.stored_params:
+                if all(linked.params.get(d, ParamFacts()).kind == "tensor" and not linked.params[d].guessed
+                       for d in deps):
+                    return (linked.fn.qualname, what)
             return None
         return self.fold(own, lambda a, b: a or b, through_guarded=False)
 

@@ -100,6 +100,31 @@ def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
                     yield node, what
 
 
+def stored_tensors(ctx: ScopeContext) -> list[tuple[ast.AST, str, tuple[str, ...]]]:
+    """Tensors put where they outlive the call: ``self.cache = y``, ``recorder.last = y`` on a
+    module-level object. Eagerly a new value each call; under tf.function the trace's symbolic
+    tensor, once, which fails where it is read later (a leak). A fact of the function (its Python
+    side effects); TF204 reports it where the stored tensor is read. With each: the parameters that
+    must be tensors for it to be one (empty: it is one)."""
+    if ctx.function is None:
+        return []
+    guarded = guarded_nodes(ctx)
+    out: list[tuple[ast.AST, str, tuple[str, ...]]] = []
+    for node in ctx.scope.nodes(ast.Assign):
+        tensor, deps = ctx.is_tensor(node.value)
+        if id(node) in guarded or not tensor or any(d not in ctx.params for d in deps):
+            continue
+        for target in node.targets:
+            if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
+                continue
+            owner = target.value.id
+            outliving = owner == "self" or (owner not in ctx.params and owner not in ctx.local_names
+                                             and not ctx.encloses(owner))
+            if outliving and target.attr not in ctx.layer_attrs:
+                out.append((node, f"stores a tensor in {ast.unparse(target)}", deps))
+    return out
+
+
 def _changed(ctx: ScopeContext, node: ast.AST, target: ast.AST, declared: set[str], tensor_attrs: set[str]) -> str | None:
     if isinstance(target, ast.Name) and target.id in declared:
         kind = "global" if target.id in _globals(ctx) else "nonlocal"

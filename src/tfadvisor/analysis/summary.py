@@ -100,6 +100,8 @@ class FunctionSummary:
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     variables: Literal["none", "guarded", "unguarded"] = "none"
     side_effects: list[tuple[int, int, str]] = field(default_factory=list)
+    # Parameters stored where they outlive the call (``rec.last = y``): a side effect if they are tensors.
+    stored_params: list[tuple[int, int, str, tuple[str, ...]]] = field(default_factory=list)
     calls: list[CallSite] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     is_generator: bool = False
