@@ -233,6 +233,8 @@ def _entry_point(case: Case) -> Decision | None:
             fresh.append("self")
         for key, pname, kind in project.bind(site, linked.fn):
             rich = project.arg_rich(caller, site, key, kind)
+            if values.tensor_like(rich):
+                continue  # tensors and NumPy arrays trace once per shape and dtype
             if rich == "container" or isinstance(rich, tuple):
                 # a list or tuple: of tensors it traces once per structure, of Python numbers once
                 # per value; its contents are not known here
@@ -261,9 +263,10 @@ def _entry_point(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
-    known_tensor = [n for n, p in linked.params.items() if p.kind == "tensor" and not p.guessed]
+    known_tensor = [n for n, p in linked.params.items()
+                    if (p.kind == "tensor" or p.rich == "numpy") and not p.guessed]
     if not known_tensor:
-        unsure = [n for n, p in linked.params.items() if p.kind == "unknown" or p.guessed]
+        unsure = [n for n, p in linked.params.items() if (p.kind == "unknown" and p.rich == "unknown") or p.guessed]
         if unsure:
             return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
                 f"not seen: whether {', '.join(unsure)} are tensors: " + MEASURE])
@@ -300,7 +303,9 @@ def _computes_a_step(case: Case) -> bool:
     """Computes gradients or calls a model itself, besides what it reads back or logs: a step that
     reports, not a driver (a driver loops and calls steps; a reporter only reads values)."""
     fn = case.fn
-    return bool(fn.training_ops or fn.model_calls) and not fn.builds and not fn.long_loops
+    # Gradients, not only a model call: a function that calls the model and plots, prints or
+    # decodes what it predicted is a reporter (generate_images, next_char), not a step.
+    return bool(fn.training_ops) and not fn.builds and not fn.long_loops
 
 
 def _reads_back(case: Case) -> Decision | None:

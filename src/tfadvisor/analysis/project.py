@@ -476,6 +476,7 @@ class Project:
                 strength = 3 if p.evidence.startswith("annotated") else (1 if p.kind != "unknown" else 0)
                 linked.params[p.name] = ParamFacts(kind=p.kind, evidence=p.evidence, strength=strength)
         seen: dict[tuple[str, str], set[str]] = {}
+        conflicts: set[tuple[str, str]] = set()
         for _ in range(4):  # a fixpoint over call chains; rarely more than a couple of rounds
             changed = False
             self.values.forget()  # parameter kinds changed: values that rest on them may too
@@ -487,15 +488,22 @@ class Project:
                         if facts is None:
                             continue
                         rich = self.arg_rich(caller, site, key, kind)
-                        if isinstance(rich, str) and rich not in ("unknown", "tensor", "primitive", "object") \
-                                and facts.rich != rich and facts.strength <= 2:
-                            facts.rich, changed = (rich if facts.rich == "unknown" else "unknown"), True
+                        finer = isinstance(rich, str) and rich not in ("unknown", "tensor", "primitive", "object")
+                        if finer and facts.strength <= 2 and (linked.fn.id, pname) not in conflicts \
+                                and facts.rich != rich:
+                            if facts.rich == "unknown":
+                                facts.rich = rich
+                            else:  # call sites disagree (a dataset here, a model there): not known
+                                facts.rich = "unknown"
+                                conflicts.add((linked.fn.id, pname))
+                            changed = True
                         kind = values.to_kind(rich)
                         if kind in ("tensor", "primitive"):
                             seen.setdefault((linked.fn.id, pname), set()).add(kind)
                         if key in site.varying and kind == "primitive" and not facts.varying:
                             facts.varying, changed = True, True
-                        if kind not in ("tensor", "primitive") or facts.strength > 2:
+                        known = kind in ("tensor", "primitive") or (finer and facts.kind == "unknown")
+                        if not known or facts.strength > 2:
                             continue
                         if facts.strength < 2 or (kind == "tensor" and facts.kind != "tensor"):
                             where = f"{caller.qualname}()" if caller else "module level"

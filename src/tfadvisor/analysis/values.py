@@ -16,6 +16,7 @@ term                           the value
 ``("item", v, i)``             ``v[i]``, or the i-th name unpacked from ``v``
 ``("iter", v)``                an element of ``for ... in v``
 ``("tuple", (v, ...))``        a tuple or list written out
+``("arith", (v, w))``          ``v + w``, ``x / 255.0``: arithmetic
 ``("any", (v, ...))``          a name bound more than once: one of these
 =============================  ==========================================================
 
@@ -50,6 +51,18 @@ _MAX_BINDINGS = 4
 _MODEL_TENSOR_METHODS = frozenset({"call", "__call__", "predict_on_batch", "train_on_batch", "test_on_batch"})
 _MODEL_NUMPY_METHODS = frozenset({"predict"})
 _ITERATOR_CALLS = frozenset({"iter", "next"})
+# Calls that hand back (an iterator over) their first argument: progress bars and the like.
+_PASS_THROUGH = ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.tqdm_notebook",
+                 "tqdm.notebook.tqdm_notebook", "tqdm.trange", "progressbar.progressbar", "rich.progress.track",
+                 "itertools.islice", "tensorflow.keras.utils.Progbar")
+# Keras utilities that build a tf.data pipeline.
+_KERAS_DATASETS = ("keras.utils.image_dataset_from_directory", "keras.utils.text_dataset_from_directory",
+                   "keras.utils.audio_dataset_from_directory", "keras.utils.timeseries_dataset_from_array",
+                   "keras.preprocessing.image_dataset_from_directory",
+                   "keras.preprocessing.text_dataset_from_directory",
+                   "keras.preprocessing.timeseries_dataset_from_array")
+# ``(x_train, y_train), (x_test, y_test) = keras.datasets.mnist.load_data()``: NumPy arrays.
+_KERAS_ARRAYS: Value = ("kind", (("numpy", "numpy"), ("numpy", "numpy")))
 
 
 # -- the per-file pass: terms from syntax ---------------------------------------------------------
@@ -57,6 +70,8 @@ def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
     """A kind the per-file pass knows without the project: datasets, models, NumPy arrays,
     containers written out, tensors and Python scalars."""
     if ctx.is_dataset(node):
+        return "dataset"
+    if isinstance(node, ast.Call) and (ctx.call_name(node) or "").startswith(_KERAS_DATASETS):
         return "dataset"
     if isinstance(node, ast.Call):
         name = ctx.call_name(node)
@@ -78,6 +93,12 @@ def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
 
 def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) -> Value:
     """The term for an expression of ``ctx``'s scope."""
+    if isinstance(node, ast.Call):
+        name = ctx.call_name(node) or ""
+        if name.startswith("keras.datasets.") and name.endswith(".load_data"):
+            return _KERAS_ARRAYS
+        if name.startswith(_PASS_THROUGH) and node.args:
+            return term(ctx, node.args[0], _seen)
     rich = local_rich(ctx, node)
     if rich is not None:
         return ("kind", rich)
@@ -99,6 +120,10 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
         return ("iter", term(ctx, node.value, _seen))  # ``xs[i]``: some element
     if isinstance(node, ast.Tuple):
         return ("tuple", tuple(term(ctx, e, _seen) for e in node.elts))
+    if isinstance(node, ast.BinOp):  # ``x_train / 255.0``: arithmetic keeps the array (or tensor)
+        return ("arith", (term(ctx, node.left, _seen), term(ctx, node.right, _seen)))
+    if isinstance(node, ast.UnaryOp):
+        return term(ctx, node.operand, _seen)
     if isinstance(node, ast.IfExp):
         return any_of([term(ctx, node.body, _seen), term(ctx, node.orelse, _seen)])
     if isinstance(node, ast.Starred):
@@ -108,6 +133,13 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
 
 def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
     bindings = ctx.bindings.get(name)
+    if bindings and name in seen:
+        # ``x = x / 255.0`` refers to the name's other bindings: the ones that do not mention it
+        others = [(node, path) for node, path in bindings
+                  if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))]
+        if not others or len(others) == len(bindings):
+            return UNKNOWN
+        return any_of([_apply(term(ctx, node, seen), path) for node, path in others[:_MAX_BINDINGS]])
     if bindings and name not in seen:
         if not seen and name in ctx.name_terms:
             return ctx.name_terms[name]
@@ -207,6 +239,16 @@ class Evaluator:
     def _on_tuple(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         return tuple(self.kind(v, fn, module, depth) for v in value[1])
 
+    def _on_arith(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        kinds = {self.kind(v, fn, module, depth) for v in value[1]}
+        if "tensor" in kinds:
+            return "tensor"  # a tensor in arithmetic makes a tensor (NumPy operands convert)
+        if kinds <= {"numpy", "primitive"} and "numpy" in kinds:
+            return "numpy"
+        if kinds == {"primitive"}:
+            return "primitive"
+        return "unknown"
+
     def _on_any(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         return join([self.kind(v, fn, module, depth) for v in value[1]])
 
@@ -225,7 +267,8 @@ class Evaluator:
         if isinstance(inner, tuple):
             index = value[2]
             return inner[index] if -len(inner) <= index < len(inner) else "unknown"
-        return inner if inner in ("tensor", "numpy") else "unknown"
+        # ``train, test = tfds.load(..., split=["train", "test"])``: datasets, unpacked
+        return inner if inner in ("tensor", "numpy", "dataset") else "unknown"
 
     def _on_iter(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         inner = self.kind(value[1], fn, module, depth)
@@ -328,15 +371,22 @@ def join(kinds: list[Rich]) -> Rich:
 
 
 def to_kind(rich: Rich) -> Kind:
-    """The parameter kind the rest of the analysis uses: NumPy arrays trace as tensors do (once
-    per shape and dtype); datasets, models and containers are Python objects to tracing."""
-    if rich in ("tensor", "numpy"):
+    """The parameter kind the rest of the analysis uses. A NumPy array stays a Python object there:
+    inside graph code, a function called with one gets the array (rules must not take it for a
+    tensor). Only at a tf.function's own boundary is it converted, and traced like a tensor (once
+    per shape and dtype): ``advice/static.py`` asks for the finer kind there (``tensor_like``)."""
+    if rich == "tensor":
         return "tensor"
     if rich == "primitive":
         return "primitive"
-    if rich in ("dataset", "model", "container", "object") or isinstance(rich, tuple) or is_instance(rich):
+    if rich in ("dataset", "model", "container", "object", "numpy") or isinstance(rich, tuple) or is_instance(rich):
         return "object"
     return "unknown"
+
+
+def tensor_like(rich: Rich) -> bool:
+    """Traced as a tensor when passed to a tf.function: a tensor, or a NumPy array."""
+    return rich in ("tensor", "numpy")
 
 
 def describe(value: Value) -> str:
