@@ -99,7 +99,13 @@ def score(markdown: bool) -> None:
     print(f"labelled values: {len(labels)} ({', '.join(f'{k} {c}' for k, c in counts.most_common())})")
     print(f"scored (label not unknown): {len(known)}\n")
     rows = []
-    for engine in ENGINES:
+    # today's analysis first, an engine where it gives no answer: what a deeper mode would add
+    for fallback in ("jedi", "pyright"):
+        if "today" in answers and fallback in answers:
+            answers[f"today, else {fallback}"] = {
+                vid: answers["today"][vid] if answers["today"].get(vid, {}).get("kinds") else answers[fallback].get(vid)
+                for vid in labels}
+    for engine in (*ENGINES, "today, else jedi", "today, else pyright"):
         if engine not in answers:
             continue
         got = {vid: answer_kind(answers[engine].get(vid)) for vid in known}
@@ -130,6 +136,66 @@ def score(markdown: bool) -> None:
             per_kind.append((kind, fmt(hit, len(said)), fmt(hit, len(truth)) if kind in KINDS else "-"))
         rows[-1]["per_kind"] = per_kind
     _print_rows(rows, markdown)
+    _print_fixes(known, answers, markdown)
+    _print_strata(known, answers)
+
+
+FIXES = {
+    "callsite-all": "carry every kind (not only tensor/Python value) from call sites into parameters",
+    "callable": "a callable kind: names bound to def/lambda/partial, function references, classes",
+    "numpy": "a NumPy kind: np.* results and names bound to them (today: 'object')",
+    "element": "element kinds of iterables: variables lists, tf.nest.flatten, lists of tensors, "
+               "dict keys/values, strings, lists of literals",
+    "literal": "Python containers and scalars from literals, displays, [] + append, OrderedDict(), "
+               "str/number expressions",
+    "model": "a model/layer/object kind for instances of classes (Keras/tf.Module/project classes)",
+    "dataset": "a dataset kind through tf.data/tfds chains and project functions' returns (across "
+               "modules, tuple unpacking); loops over it give tensors",
+    "attr": "attribute kinds from the class's own assignments (self.x = tf.convert_to_tensor(...))",
+    "expose-local": "record the kind of arguments of library calls too (the analysis knows them locally)",
+    "return": "return kinds of the project's functions beyond 'returns a tensor' (str, bool, tuples)",
+    "annotation": "annotations beyond tensor/primitive: List/Sequence/Collection, Optional[int], Layer",
+    "handed": "parameters of functions handed to Dataset.map/filter/reduce/distribute: tensors",
+    "layer-output": "calling a model/layer value (from a factory, another module) gives a tensor",
+    "layer-input": "Keras/TensorLayer conventions: call(inputs) tensor, training/mask Python values",
+    "isinstance": "narrowing by isinstance(x, tf.data.Dataset / OrderedDict)",
+    "stubs": "library return types (gym, os, Keras properties): only an engine with stubs knows",
+    "none": "no static pattern: TFF/torch/docstring-only knowledge",
+}
+
+
+def _print_fixes(known: dict[str, dict[str, Any]], answers: dict[str, Any], markdown: bool) -> None:
+    """Values today's analysis does not get right, by the pattern (labelled by hand) that would."""
+    missed: dict[str, list[str]] = defaultdict(list)
+    for vid, v in known.items():
+        if answer_kind(answers["today"].get(vid)) != v["label"]:
+            missed[v.get("fix") or "?"].append(vid)
+    total = sum(len(ids) for ids in missed.values())
+    print(f"\nvalues today's analysis does not get right: {total}, by the pattern that would fix them")
+    if markdown:
+        print("| rank | pattern | values | tensor, dataset or model | right by jedi | by pyright | what |\n"
+              "| --- | --- | --- | --- | --- | --- | --- |")
+    for rank, (fix, ids) in enumerate(sorted(missed.items(), key=lambda kv: (-len(kv[1]), kv[0])), 1):
+        by = {e: sum(1 for vid in ids if answer_kind(answers.get(e, {}).get(vid)) == known[vid]["label"])
+              for e in ("jedi", "pyright")}
+        heavy = sum(1 for vid in ids if known[vid]["label"] in ("tensor", "dataset", "model"))
+        if markdown:
+            print(f"| {rank} | `{fix}` | {len(ids)} | {heavy} | {by['jedi']} | {by['pyright']} | {FIXES.get(fix, '')} |")
+        else:
+            print(f"  {rank:2d}. {fix:13s} {len(ids):3d} ({heavy} tensor/dataset/model; jedi right on {by['jedi']}, "
+                  f"pyright on {by['pyright']})  {', '.join(sorted(ids))}")
+
+
+def _print_strata(known: dict[str, dict[str, Any]], answers: dict[str, Any]) -> None:
+    """Right answers per stratum of the draw (the hard cases the issue names)."""
+    strata = sorted({v["stratum"] for v in known.values()})
+    engines_ = [e for e in (*ENGINES, "today, else jedi", "today, else pyright") if e in answers]
+    print("\nright answers per stratum (n labelled with a kind)")
+    print(f"  {'stratum':18s} {'n':>4s} " + " ".join(f"{e[:14]:>14s}" for e in engines_))
+    for stratum in strata:
+        ids = [vid for vid, v in known.items() if v["stratum"] == stratum]
+        cells = [sum(1 for vid in ids if answer_kind(answers[e].get(vid)) == known[vid]["label"]) for e in engines_]
+        print(f"  {stratum:18s} {len(ids):4d} " + " ".join(f"{c:14d}" for c in cells))
 
 
 def _print_rows(rows: list[dict[str, Any]], markdown: bool) -> None:

@@ -457,7 +457,11 @@ def pyright_engine(root: Path, repo: str, values: list[dict[str, Any]], work: Pa
         if vid in kinds_of or vid in types_of:
             kinds = kinds_of.get(vid, [])
             members = _union_members(types_of.get(vid, ""))
-            if kinds == ["other"] and len(members) > 1:
+            if any(m in ("Unknown", "Any") for m in members):
+                # pyright resolves an overload call on an Unknown argument to the first overload
+                # in some contexts: the revealed type of the value itself decides
+                kinds = []
+            elif kinds == ["other"] and len(members) > 1:
                 # the catch-all overload takes a whole union before pyright would split it: name
                 # each member instead (a member pyright does not know leaves the value unknown)
                 kinds = [_member_kind(m) for m in members]

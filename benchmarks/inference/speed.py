@@ -13,7 +13,9 @@ every call argument that is a name or an attribute, in every file.
 - ``pyright``: ``basedpyright --outputjson`` over the same files (checking a file evaluates every
   expression in it), with the ``types-tensorflow`` stubs.
 ``--files N`` takes a seeded random sample of N files (``random.Random(20261219)``) for every engine
-alike; without it every file is used. Prints seconds per 1,000 lines and the ratio to ``ast.parse``.
+alike; without it every file is used. Prints CPU seconds per 1,000 lines (this process and its
+children: the machine is shared, and CPU time moves less with the load than wall time), wall
+seconds, and the CPU ratio to ``ast.parse``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import ast
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -72,8 +75,24 @@ def positions(tree: ast.Module) -> list[tuple[int, int, str]]:
     return out
 
 
-def parse_all(files: list[str]) -> float:
-    start = time.perf_counter()
+class Clock:
+    """Wall and CPU time (this process and the children it waited for) of one block."""
+
+    def __enter__(self) -> Clock:
+        self.wall0, self.cpu0 = time.perf_counter(), self._cpu()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall, self.cpu = time.perf_counter() - self.wall0, self._cpu() - self.cpu0
+
+    @staticmethod
+    def _cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def parse_all(files: list[str]) -> None:
     for path in files:
         try:
             with warnings.catch_warnings():
@@ -81,19 +100,16 @@ def parse_all(files: list[str]) -> float:
                 ast.parse(Path(path).read_bytes())
         except (SyntaxError, ValueError):
             pass
-    return time.perf_counter() - start
 
 
-def run_check(files: list[str], jobs: int | None) -> float:
+def run_check(files: list[str], jobs: int | None) -> None:
     from tfadvisor.check import analyze_files, build_report
     from tfadvisor.config import Config
     from tfadvisor.rules import selected
 
     rules = selected((), ())
-    start = time.perf_counter()
     results = analyze_files(files, tuple(r.code for r in rules), jobs=jobs)
     build_report([s for _, s in results], [f for f, _ in results], rules, Config())
-    return time.perf_counter() - start
 
 
 def run_budgeted(files: list[str], budget: float, one: Callable[[str, ast.Module], int]) -> tuple[float, list[str], int]:
@@ -149,12 +165,10 @@ def jedi_one_factory(root: str) -> Callable[[str, ast.Module], int]:
     return one
 
 
-def run_pyright(files: list[str], root: str) -> float:
+def run_pyright(files: list[str], root: str) -> None:
     """basedpyright over the files named on its command line (their imports resolved as needed)."""
     command = [str(engines.BIN / "basedpyright"), "--pythonpath", str(engines.VENV_PYTHON), "--outputjson", *files]
-    start = time.perf_counter()
     subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
-    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -169,28 +183,36 @@ def main() -> None:
     if args.files and args.files < len(files):
         files = sorted(random.Random(SEED).sample(files, args.files))
     lines = count_lines(files)
-    parse_s = parse_all(files)
-    per_k = 1000 * parse_s / lines
+    with Clock() as base:
+        parse_all(files)
+    per_k = 1000 * base.cpu / lines
     print(f"tree: {root}\nfiles: {len(files)} ({lines:,} lines)")
-    print(f"{'ast.parse':22s} {per_k:8.4f} s per 1,000 lines  (1.00x)", flush=True)
 
-    def report(name: str, seconds: float, done_lines: int, note: str = "") -> None:
-        rate = 1000 * seconds / max(done_lines, 1)
-        print(f"{name:22s} {rate:8.4f} s per 1,000 lines  ({rate / per_k:,.1f}x ast.parse){note}", flush=True)
+    def report(name: str, clock: Clock, done_lines: int, note: str = "") -> None:
+        cpu = 1000 * clock.cpu / max(done_lines, 1)
+        wall = 1000 * clock.wall / max(done_lines, 1)
+        print(f"{name:22s} {cpu:8.4f} CPU s / 1,000 lines ({cpu / per_k:7,.1f}x ast.parse), "
+              f"{wall:8.4f} wall s / 1,000 lines{note}", flush=True)
 
+    report("ast.parse", base, lines)
     for name in args.engines.split(","):
         if name == "check":
-            report("check (1 worker)", run_check(files, 1), lines)
-            report(f"check ({os.cpu_count()} workers)", run_check(files, None), lines)
+            for jobs in (1, None):
+                with Clock() as clock:
+                    run_check(files, jobs)
+                report(f"check ({jobs or os.cpu_count()} worker{'s' if jobs != 1 else ''})", clock, lines)
         elif name in ("astroid", "jedi"):
             shuffled = list(files)
             random.Random(SEED).shuffle(shuffled)
             one = astroid_one if name == "astroid" else jedi_one_factory(root)
-            seconds, done, asked = run_budgeted(shuffled, args.budget, one)
+            with Clock() as clock:
+                _, done, asked = run_budgeted(shuffled, args.budget, one)
             done_lines = count_lines(done)
-            report(name, seconds, done_lines, f"  [{len(done)} files, {done_lines:,} lines, {asked:,} values]")
+            report(name, clock, done_lines, f"  [{len(done)} files, {done_lines:,} lines, {asked:,} values]")
         elif name == "pyright":
-            report("basedpyright", run_pyright(files, root), lines)
+            with Clock() as clock:
+                run_pyright(files, root)
+            report("basedpyright", clock, lines)
 
 
 if __name__ == "__main__":
