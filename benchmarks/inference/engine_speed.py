@@ -1,6 +1,6 @@
 """How fast does each engine give the kind of every value in a tree? Seconds per 1,000 lines.
 
-    .venv/bin/python benchmarks/inference/speed.py [PATH] [--engines ...] [--files N] [--budget S]
+    .venv/bin/python benchmarks/inference/engine_speed.py [PATH] [--engines ...] [--files N] [--budget S]
 
 PATH defaults to the installed TensorFlow package's sources. The workload is what backing
 tfadvisor's value kinds would ask of an engine: the kind of every parameter of every ``def`` and of
