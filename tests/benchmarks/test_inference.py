@@ -7,10 +7,10 @@ import ast
 import importlib.util
 import json
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "inference"
 KINDS = {"tensor", "dataset", "model", "numpy", "scalar", "container", "other", "unknown"}
@@ -97,7 +97,7 @@ def test_probes_keep_the_file_valid_and_tag_each_value(tmp_path):
     ast.parse(probed)  # still valid Python, __future__ import still first
     assert probed.index("from __future__") < probed.index("from _tfa_probe import _tfa_kind")
     for tag in (1, 2, 3):
-        assert f"_tfa_kind(" in probed and f", {tag}))" in probed
+        assert "_tfa_kind(" in probed and f", {tag}))" in probed
 
 
 def test_wilson_interval_brackets_the_ratio():
