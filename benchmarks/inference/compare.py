@@ -28,6 +28,8 @@ SAMPLE = HERE / "sample.jsonl"
 LABELS = HERE / "labels.jsonl"
 ANSWERS = HERE / "answers.json"
 ENGINES = ("today", "today+names", "astroid", "jedi", "pyright")
+# today's analysis before analysis/values.py (commit f7b7539), kept in answers.json to compare
+BEFORE = ("today@dc9b35b", "today+names@dc9b35b")
 KINDS = ("tensor", "dataset", "model", "numpy", "scalar", "container", "other")
 Z90 = 1.6448536269514722
 
@@ -105,7 +107,7 @@ def score(markdown: bool) -> None:
             answers[f"today, else {fallback}"] = {
                 vid: answers["today"][vid] if answers["today"].get(vid, {}).get("kinds") else answers[fallback].get(vid)
                 for vid in labels}
-    for engine in (*ENGINES, "today, else jedi", "today, else pyright"):
+    for engine in (*BEFORE, *ENGINES, "today, else jedi", "today, else pyright"):
         if engine not in answers:
             continue
         got = {vid: answer_kind(answers[engine].get(vid)) for vid in known}
@@ -143,14 +145,14 @@ def score(markdown: bool) -> None:
 FIXES = {
     "callsite-all": "carry every kind (not only tensor/Python value) from call sites into parameters",
     "callable": "a callable kind: names bound to def/lambda/partial, function references, classes",
-    "numpy": "a NumPy kind: np.* results and names bound to them (today: 'object')",
+    "numpy": "NumPy arrays: np.* results and names bound to them reaching arg_rich, .numpy(), loaders",
     "element": "element kinds of iterables: variables lists, tf.nest.flatten, lists of tensors, "
                "dict keys/values, strings, lists of literals",
     "literal": "Python containers and scalars from literals, displays, [] + append, OrderedDict(), "
                "str/number expressions",
     "model": "a model/layer/object kind for instances of classes (Keras/tf.Module/project classes)",
-    "dataset": "a dataset kind through tf.data/tfds chains and project functions' returns (across "
-               "modules, tuple unpacking); loops over it give tensors",
+    "dataset": "datasets through rebinding (ds = ds.shuffle().batch()), tfds.load's dict items, tuple "
+               "returns across modules; loops over a dataset give tensors",
     "attr": "attribute kinds from the class's own assignments (self.x = tf.convert_to_tensor(...))",
     "expose-local": "record the kind of arguments of library calls too (the analysis knows them locally)",
     "return": "return kinds of the project's functions beyond 'returns a tensor' (str, bool, tuples)",
@@ -189,7 +191,7 @@ def _print_fixes(known: dict[str, dict[str, Any]], answers: dict[str, Any], mark
 def _print_strata(known: dict[str, dict[str, Any]], answers: dict[str, Any]) -> None:
     """Right answers per stratum of the draw (the hard cases the issue names)."""
     strata = sorted({v["stratum"] for v in known.values()})
-    engines_ = [e for e in (*ENGINES, "today, else jedi", "today, else pyright") if e in answers]
+    engines_ = [e for e in (*BEFORE, *ENGINES, "today, else jedi", "today, else pyright") if e in answers]
     print("\nright answers per stratum (n labelled with a kind)")
     print(f"  {'stratum':18s} {'n':>4s} " + " ".join(f"{e[:14]:>14s}" for e in engines_))
     for stratum in strata:

@@ -59,7 +59,7 @@ def classify(qname: str, ancestors: list[str]) -> str:
             return "dataset" if "data" in q else "other"
         if tail in MODEL_CLASSES and (root in tf_like or tail in ("Layer", "Model")):
             return "model"
-        if root == "numpy":
+        if root == "numpy" or tail == "ndarray":  # astroid's NumPy brain names the class ".ndarray"
             return "numpy"
     if qname.startswith("builtins."):
         qname = qname[9:]
@@ -147,7 +147,10 @@ def today(root: Path, repo: str, values: list[dict[str, Any]], guesses: bool) ->
         os.chdir(here)
     by_path = {m.path.removeprefix("./"): m for m in modules}
     out: dict[str, Answer] = {}
-    mapping = {"tensor": "tensor", "primitive": "scalar", "object": "object"}
+    # kinds, and since f7b7539 the finer "rich" kinds of analysis/values.py (its NumPy arrays map
+    # to the coarse kind "tensor", as they trace alike: the rich kind is asked where there is one)
+    mapping = {"tensor": "tensor", "primitive": "scalar", "object": "object", "dataset": "dataset",
+               "model": "model", "numpy": "numpy", "container": "container"}
     for v in values:
         mod = by_path.get(v["path"])
         if mod is None:
@@ -159,9 +162,11 @@ def today(root: Path, repo: str, values: list[dict[str, Any]], guesses: bool) ->
             if facts is None:
                 out[v["id"]] = {"kinds": [], "raw": "function or parameter not found"}
                 continue
-            kind = facts.kind if (guesses or not facts.guessed) else "unknown"
+            rich = getattr(facts, "rich", "unknown")
+            kind = rich if rich != "unknown" else facts.kind
+            kind = kind if (guesses or not facts.guessed) else "unknown"
             out[v["id"]] = {"kinds": [mapping[kind]] if kind in mapping else [],
-                            "raw": f"{facts.kind} ({facts.evidence or 'no evidence'})"}
+                            "raw": f"{kind} ({facts.evidence or 'no evidence'})"}
             continue
         found = find_call(parse(root / repo / v["path"]), v)
         if found is None:
@@ -178,8 +183,10 @@ def today(root: Path, repo: str, values: list[dict[str, Any]], guesses: bool) ->
         if local is None:
             out[v["id"]] = {"kinds": [], "raw": "argument not recorded"}
             continue
-        kind = project.arg_kind(caller.fn if caller else None, site, key, local)
-        out[v["id"]] = {"kinds": [mapping[kind]] if kind in mapping else [], "raw": kind}
+        asked = getattr(project, "arg_rich", project.arg_kind)
+        kind = asked(caller.fn if caller else None, site, key, local)
+        kind = "container" if isinstance(kind, tuple) else kind
+        out[v["id"]] = {"kinds": [mapping[kind]] if kind in mapping else [], "raw": str(kind)}
     return out
 
 
@@ -328,6 +335,7 @@ def _jedi_one(name: Any) -> tuple[str, str]:
 
 # -- basedpyright --------------------------------------------------------------------------------
 PROBE_MODULE = '''"""Probe for benchmarks/inference: pyright's overload resolution names the kind."""
+from collections.abc import Collection
 from typing import Any, Literal, overload
 import numpy as np
 import tensorflow as tf
@@ -345,7 +353,7 @@ def _tfa_kind(x: None, tag: int) -> Literal["none"]: ...
 @overload
 def _tfa_kind(x: int | float | str | bytes | complex, tag: int) -> Literal["scalar"]: ...
 @overload
-def _tfa_kind(x: list[Any] | tuple[Any, ...] | dict[Any, Any] | set[Any] | frozenset[Any], tag: int) -> Literal["container"]: ...
+def _tfa_kind(x: list[Any] | tuple[Any, ...] | dict[Any, Any] | set[Any] | frozenset[Any] | Collection[Any], tag: int) -> Literal["container"]: ...
 @overload
 def _tfa_kind(x: object, tag: int) -> Literal["other"]: ...
 def _tfa_kind(x: object, tag: int) -> str:
