@@ -6,7 +6,8 @@ Each engine answers a list of kinds (empty: no answer) and the raw text it gave,
   kinds it guesses from a parameter's name;
 - ``astroid``: ``node.infer()`` (pylint's inference);
 - ``jedi``: ``Script.infer()`` at the value's position (dynamic parameter search on);
-- ``pyright``: basedpyright with the ``types-tensorflow`` stubs, on a temporary copy of the repository
+- ``pyright``: basedpyright with TensorFlow's stubs (typeshed's ``types-tensorflow``, which basedpyright
+  bundles: the answers are the same with or without the pip package), on a temporary copy of the repository
   in which every labelled value is wrapped in an overloaded probe whose return type names the kind
   (``_tfa_kind(x, 17)`` -> ``Literal['tensor']``): pyright's own subtype check decides, so a
   project class deriving from ``tf.keras.Model`` is a model without our help.
