@@ -28,8 +28,9 @@ SAMPLE = HERE / "sample.jsonl"
 LABELS = HERE / "labels.jsonl"
 ANSWERS = HERE / "answers.json"
 ENGINES = ("today", "today+names", "astroid", "jedi", "pyright")
-# today's analysis before analysis/values.py (commit f7b7539), kept in answers.json to compare
-BEFORE = ("today@dc9b35b", "today+names@dc9b35b")
+# today's analysis before analysis/values.py (dc9b35b) and at its first commit (f7b7539), kept in
+# answers.json to compare with "today" (the code this is run with)
+BEFORE = ("today@dc9b35b", "today+names@dc9b35b", "today@f7b7539", "today+names@f7b7539")
 KINDS = ("tensor", "dataset", "model", "numpy", "scalar", "container", "other")
 Z90 = 1.6448536269514722
 
