@@ -85,6 +85,7 @@ class Project:
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self._modules_by_name = {m.module: m for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
+        self._assigns_by_class: dict[tuple[str, str], list[FunctionSummary]] | None = None
         self.values = values.Evaluator(self)
         self._receiver_sites: list[tuple[Linked, CallSite]] | None = None
         self.test_classes = frozenset(
@@ -122,8 +123,13 @@ class Project:
             return self._by_module.get(found[0], {}).get(found[1])
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
-        candidates = self._by_suffix.get(".".join(callee.rsplit(".", 2)[-2:]), [])
-        return candidates[-1] if len({(c.module, c.qualname) for c in candidates}) == 1 else None
+        return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
+
+    @cached_property
+    def _suffix_unique(self) -> dict[str, FunctionSummary]:
+        """``mod.func`` -> the one function of the project it names (left out when several do)."""
+        return {key: found[-1] for key, found in self._by_suffix.items()
+                if len({(c.module, c.qualname) for c in found}) == 1}
 
     def _live(self, fn: FunctionSummary | None, line: int | None, path: str | None) -> FunctionSummary | None:
         """Of ``fn``'s qualname defined more than once, the definition live at ``line`` of ``path``:
@@ -216,19 +222,22 @@ class Project:
                     (linked, site) for site in linked.fn.calls
                     if site.receiver is not None and id(site) not in resolved and site.callee.count(".") == 1)
         linked_any = False
-        for linked, site in list(self._receiver_sites):
+        pending: list[tuple[Linked, CallSite]] = []
+        for linked, site in self._receiver_sites:
             fn = linked.fn
             rich = self.values.kind(site.receiver, fn, fn.module)  # type: ignore[arg-type]
-            if not values.is_instance(rich):
-                continue
-            module, qualname = values.instance_class(rich)
-            target = self.method(module, qualname, site.callee.split(".", 1)[1])
+            target = None
+            if values.is_instance(rich):
+                module, qualname = values.instance_class(rich)
+                target = self.method(module, qualname, site.callee.split(".", 1)[1])
             if target is not None and target.id != fn.id:
                 site.on_instance = True
                 linked.callees.append((site, target))
                 self.functions[target.id].callers.append((fn, site))
-                self._receiver_sites.remove((linked, site))
                 linked_any = True
+            else:
+                pending.append((linked, site))
+        self._receiver_sites = pending
         return linked_any
 
     def class_named(self, module: str, name: str) -> tuple[str, str] | None:
@@ -247,6 +256,12 @@ class Project:
 
     def attribute_values(self, module: str, class_qualname: str, attr: str) -> list[tuple[FunctionSummary, tuple]]:
         """What the class's methods (and its bases') assign to ``self.attr``, with the method."""
+        if self._assigns_by_class is None:  # one index of every method's ``self.x = ...``
+            self._assigns_by_class = defaultdict(list)
+            for linked in self.functions.values():
+                owner = values.class_of(linked.fn)
+                if owner is not None and linked.fn.self_assigns:
+                    self._assigns_by_class[(linked.fn.module, owner)].append(linked.fn)
         key = (module, class_qualname)
         table = self._attribute_memo.get(key)
         if table is None:
@@ -256,11 +271,8 @@ class Project:
                 found = self._class(module, base)
                 if found is not None:
                     classes.append(found)
-            wanted = set(classes)
-            for linked in self.functions.values():
-                fn = linked.fn
-                owner = values.class_of(fn)
-                if owner is not None and (fn.module, owner) in wanted:
+            for cls in classes:
+                for fn in self._assigns_by_class.get(cls, ()):
                     for name, value in fn.self_assigns:
                         table.setdefault(name, []).append((fn, value))
         return table.get(attr, [])
