@@ -521,3 +521,76 @@ def test_hybridize_style_facts_tensors_stored_on_self_or_a_global_object_are_sid
     assert fns["step"].facts.python_side_effects  # through its callee
     assert fns["Stepper.step"].facts.python_side_effects
     assert not fns["pure"].facts.python_side_effects
+
+
+def test_numpy_batches_sliced_in_a_progress_bar_loop_are_tensor_like() -> None:
+    # NumPy arrays passed to a tf.function trace as tensors do (once per shape and dtype)
+    fns, _ = single("""\
+        import tensorflow as tf
+        from tqdm import tqdm
+
+        (x_train, y_train), _ = tf.keras.datasets.mnist.load_data()
+        x_train = x_train / 255.0
+        model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
+        opt = tf.keras.optimizers.Adam()
+        loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+
+
+        def evaluate(x, y):
+            return tf.reduce_mean(tf.cast(tf.argmax(model(x), 1) == y, tf.float32))
+
+
+        for epoch in range(3):
+            for i in tqdm(range(0, len(x_train), 64)):
+                train_step(x_train[i:i + 64], y_train[i:i + 64])
+            for x, y in tqdm(tf.keras.utils.image_dataset_from_directory("data/test")):
+                evaluate(x, y)
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE, fns["train_step"].assumptions
+    assert fns["evaluate"].verdict is Verdict.DECORATE, fns["evaluate"].assumptions
+
+
+def test_a_pipeline_rebound_to_itself_and_a_tfds_split_stay_datasets() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+        import tensorflow_datasets as tfds
+
+
+        def generate_datasets(batch):
+            train_dataset = tf.data.Dataset.from_tensor_slices((tf.zeros([64, 3]), tf.zeros([64])))
+            train_dataset = train_dataset.shuffle(100).batch(batch)
+            splits = tfds.load("mnist", as_supervised=True)
+            return train_dataset, splits["test"].batch(batch), 64
+
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        opt = tf.keras.optimizers.SGD()
+
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+
+
+        def test_step(x, y):
+            return tf.reduce_mean(tf.square(model(x) - y))
+
+
+        train, test, n = generate_datasets(8)
+        for epoch in range(3):
+            for x, y in train:
+                train_step(x, y)
+            for x, y in test:
+                test_step(x, y)
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE
+    assert fns["test_step"].verdict is Verdict.DECORATE

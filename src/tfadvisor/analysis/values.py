@@ -17,6 +17,7 @@ term                           the value
 ``("iter", v)``                an element of ``for ... in v``
 ``("tuple", (v, ...))``        a tuple or list written out
 ``("arith", (v, w))``          ``v + w``, ``x / 255.0``: arithmetic
+``("key", v)``                 ``v["train"]``: an entry of a dict (of datasets, from tfds.load)
 ``("any", (v, ...))``          a name bound more than once: one of these
 =============================  ==========================================================
 
@@ -78,7 +79,8 @@ def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
         if name and tfapi.is_keras_builder(name) and name.startswith(("keras.Model", "keras.Sequential",
                                                                        "keras.models.", "keras.applications.",
                                                                        "keras.layers.")):
-            return "model"
+            # ``keras.layers.Input(...)`` is a symbolic tensor of a functional model, not a layer
+            return None if name.rsplit(".", 1)[-1] in ("Input", "InputLayer") else "model"
         if name and (name.startswith("numpy.") and not name.startswith("numpy.random.seed")):
             return "numpy"
     if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
@@ -115,6 +117,8 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
         return UNKNOWN
     if isinstance(node, ast.Subscript):
         index = node.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, str):
+            return ("key", term(ctx, node.value, _seen))  # ``tfds.load(...)["train"]``
         if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(index.value, bool):
             return item_of(term(ctx, node.value, _seen), index.value)
         return ("iter", term(ctx, node.value, _seen))  # ``xs[i]``: some element
@@ -238,6 +242,10 @@ class Evaluator:
 
     def _on_tuple(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         return tuple(self.kind(v, fn, module, depth) for v in value[1])
+
+    def _on_key(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        inner = self.kind(value[1], fn, module, depth)
+        return "dataset" if inner == "dataset" else "unknown"  # a dict of datasets, by split name
 
     def _on_arith(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         kinds = {self.kind(v, fn, module, depth) for v in value[1]}
