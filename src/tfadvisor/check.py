@@ -59,13 +59,37 @@ def _parse(text: str, filename: str, notebook: bool = False) -> ast.Module:
         return compile(text, filename, "exec", flags, dont_inherit=True)
 
 
-def analyze_file(path: str, codes: tuple[str, ...]) -> tuple[FileStatus, ModuleSummary | None]:
-    """The per-file pass for one file. Never raises: any failure is the file's error status."""
+def module_names(paths: Sequence[str]) -> dict[str, str]:
+    """Names for the files that would share one (``lesson06/model.py`` and ``lesson07/model.py``,
+    scripts outside any package): each gets its folders in its name (``lesson06.model``), so two
+    files are never one module. Imports of the plain name go to the one beside the importer
+    (``analysis/project.py``), as Python's script folder on ``sys.path`` does."""
+    named: dict[str, list[str]] = {}
+    for path in paths:
+        name, is_package = module_name(path)
+        if not is_package and "." not in name:
+            named.setdefault(name, []).append(path)
+    out: dict[str, str] = {}
+    for name, group in named.items():
+        if len(group) < 2:
+            continue
+        folders = [os.path.dirname(os.path.abspath(p)) for p in group]
+        common = os.path.commonpath(folders)
+        for path, folder in zip(group, folders, strict=True):
+            parts = [part.replace(".", "_") for part in os.path.relpath(folder, common).split(os.sep) if part != "."]
+            out[path] = ".".join([*parts, name])
+    return out
+
+
+def analyze_file(path: str, codes: tuple[str, ...], module: str | None = None) -> tuple[FileStatus, ModuleSummary | None]:
+    """The per-file pass for one file. Never raises: any failure is the file's error status.
+    ``module``: its name, where ``module_names`` had to tell it apart from another file's."""
     shown = display_path(path)
     try:
         source = read_source(path)
         tree = _parse(source.text, shown, source.notebook)
         name, is_package = module_name(path)
+        name = module or name
         rules = [cls() for cls in _rule_classes(codes)]
         summary = summarize(tree, shown, name, is_package, source.text, rules)
         summary.cell_map = source.cell_map
@@ -90,19 +114,20 @@ def _rule_classes(codes: tuple[str, ...]) -> list[type[Rule]]:
     return [table[c] for c in codes if c in table]
 
 
-def _analyze_chunk(args: tuple[list[str], tuple[str, ...]]) -> list[tuple[FileStatus, ModuleSummary | None]]:
-    paths, codes = args
-    return [analyze_file(p, codes) for p in paths]
+def _analyze_chunk(args: tuple[list[str], tuple[str, ...], dict[str, str]]) -> list[tuple[FileStatus, ModuleSummary | None]]:
+    paths, codes, names = args
+    return [analyze_file(p, codes, names.get(p)) for p in paths]
 
 
 def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None = None,
                   progress: Progress | None = None) -> list[tuple[FileStatus, ModuleSummary | None]]:
     """Run the per-file pass over ``paths``, in parallel when there are many."""
     jobs = jobs or os.cpu_count() or 1
+    names = module_names(paths)
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         out = []
         for index, path in enumerate(paths, 1):
-            out.append(analyze_file(path, codes))
+            out.append(analyze_file(path, codes, names.get(path)))
             if progress:
                 progress(index, len(paths))
         return out
@@ -118,9 +143,9 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
     # keeps killing its worker is reported as lost.
     for _ in range(2):
         if pending():
-            _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths))
+            _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths), names)
     for i in pending():
-        _run_chunks(chunks, [i], codes, 1, done, progress, len(paths))
+        _run_chunks(chunks, [i], codes, 1, done, progress, len(paths), names)
     for i in range(len(chunks)):
         if i not in done:
             done[i] = [(FileStatus(display_path(p), "error", WORKER_DIED), None) for p in chunks[i]]
@@ -132,7 +157,7 @@ WORKER_DIED = "the process analysing it died (killed, or out of memory)"
 
 def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, ...], jobs: int,
                 done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]], progress: Progress | None,
-                total: int) -> None:
+                total: int, names: dict[str, str]) -> None:
     """Analyse ``pending`` chunks in a pool, filling ``done``; stops quietly if a worker dies."""
     futures: dict[Future[list[tuple[FileStatus, ModuleSummary | None]]], int] = {}
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_mp_context()) as pool:
@@ -140,7 +165,7 @@ def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, .
             # Submitting is inside the guard: a worker can die (and break the pool) while the
             # later chunks are still being submitted.
             for i in pending:
-                futures[pool.submit(_analyze_chunk, (chunks[i], codes))] = i
+                futures[pool.submit(_analyze_chunk, (chunks[i], codes, {p: names[p] for p in chunks[i] if p in names}))] = i
             for future in as_completed(futures):
                 done[futures[future]] = future.result()
                 if progress:

@@ -194,7 +194,7 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
     if case.linked.framework is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name}() is called by the framework its class extends"])
-    if (fn.class_qualname and not fn.training_ops
+    if (fn.class_qualname and not case.project.trains[fn.id]
             and graph_context.is_keras_class(case.project.class_bases(fn.module, fn.class_qualname))):
         # A train step written as a method of the model (``gan.step(images)`` per batch) is a step
         # like any other: decorated, its first trace builds the weights and the tape sees them
@@ -218,6 +218,10 @@ def _entry_point(case: Case) -> Decision | None:
     # Call sites in tests are not the workload: tests drive the code, the program does not.
     eager_sites = [(c, s) for c, s in linked.callers
                    if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
+    tf1 = [(c, s) for c, s in eager_sites if _site_path(project, c, s) in project.tf1]
+    if tf1 and len(tf1) == len(eager_sites):
+        return Decision(Verdict.LEAVE_EAGER, ["TF100"], assumptions=[
+            "called only from TensorFlow 1 code (sessions, placeholders): it builds a TF1 graph; out of scope"])
     if not eager_sites:
         return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             "not seen: a call site in the checked code outside tests; whether a graph pays depends on how "
@@ -275,10 +279,40 @@ def _entry_point(case: Case) -> Decision | None:
     return None
 
 
+def _site_path(project: Project, caller, site) -> str:
+    return caller.path if caller is not None else project.path_of_site(site)
+
+
 def _in_test(project: Project, caller, site) -> bool:
     if caller is not None:
         return project.is_test(caller)
     return is_test_path(project.path_of_site(site))
+
+
+def _drives_batches(case: Case) -> Decision | None:
+    """A function whose loop feeds batches from a Python iterable (NumPy slices, a generator, a
+    list, a helper's minibatches) to a training step: a driver. Decorated, the loop would run while
+    tracing, over the batches there were then. Decorate the step inside instead."""
+    project, fn = case.project, case.fn
+    for iterated, trains, callees in fn.batch_loops:
+        if not trains and not any(
+                (target := project.resolve(fn, fn.module, name)) is not None and project.heavy[target.id]
+                for name in callees):
+            continue  # no step in the body
+        rich = project.values.kind(iterated, fn, fn.module)
+        if rich in ("dataset", "tensor"):
+            continue  # AutoGraph makes it a graph loop
+        if not (rich in ("numpy", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
+            continue  # a list of layers, sizes or settings: structure, unrolled once per trace
+        what = values.describe(iterated)
+        if rich == "unknown":
+            return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+                f"not seen: what it loops over ({what}) to feed its training step; a Python iterable would run "
+                f"while tracing, a dataset would become a graph loop: " + MEASURE])
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"drives training from a Python loop over {what}: decorated, the loop would run once, while "
+            f"tracing; decorate the step inside it instead"])
+    return None
 
 
 def _turned_off(case: Case) -> Decision | None:
@@ -437,7 +471,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, _ in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _turned_off, _entry_point, _payoff,
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches, _turned_off, _entry_point, _payoff,
                                  _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
                                      _pure_python, _keep)

@@ -255,6 +255,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
     fn.python_iterated = _python_iterated(ctx, params)
+    fn.batch_loops = _batch_loops(ctx)
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
@@ -380,6 +381,30 @@ def _attribute_evidence(ctx: ScopeContext, params: dict[str, Param]) -> None:
             p = params[attr.value.id]
             if p.kind == "unknown":
                 p.kind, p.evidence = "tensor", f"uses .{attr.attr}"
+
+
+def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]:
+    """``for x, y in batches: step(x, y)`` where ``batches`` is not (locally) a dataset, a tensor
+    or a range: what is iterated, whether the body computes gradients, what it calls."""
+    out: list[tuple[tuple, bool, tuple[str, ...]]] = []
+    for loop in ctx.scope.nodes(ast.For):
+        iterable = loop.iter
+        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "enumerate" and iterable.args:
+            iterable = iterable.args[0]
+        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range", "zip"):
+            continue  # counters; zip(grads, variables) and the like are structure, not data
+        if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()):
+            continue
+        body = [n for stmt in loop.body for n in ctx.walk(stmt) if isinstance(n, ast.Call)]
+        trains = any(ctx.call_name(c) == "tensorflow.GradientTape" or (
+            isinstance(c.func, ast.Attribute) and c.func.attr in tfapi.TRAINING_METHODS) for c in body)
+        callees = tuple(dict.fromkeys(n for n in (ctx.call_name(c) for c in body) if n and not n.startswith(
+            _LIBRARY_ROOTS) and n not in _BUILTINS))[:8]
+        if trains or callees:
+            out.append((ctx.value(iterable), trains, callees))
+        if len(out) >= 4:
+            break
+    return out
 
 
 _ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed", "map", "filter", "sum",

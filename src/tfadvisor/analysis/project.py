@@ -8,6 +8,7 @@ through callees, finds recursion, and knows which functions are graph code.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -84,6 +85,7 @@ class Project:
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self._modules_by_name = {m.module: m for m in self.modules}
+        self._module_folder = {m.module: os.path.dirname(m.path) for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
         self._assigns_by_class: dict[tuple[str, str], list[FunctionSummary]] | None = None
         self.values = values.Evaluator(self)
@@ -118,7 +120,7 @@ class Project:
                     prefix = prefix.rpartition(".<locals>.")[0]
             return self._live(local.get(callee), line, where)
         # A dotted name: a function of another module (or a class's method called on the class).
-        found = self._split_module(callee)
+        found = self._split_module(callee, near=where)
         if found is not None:
             return self._by_module.get(found[0], {}).get(found[1])
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
@@ -177,7 +179,7 @@ class Project:
             return found
         return None
 
-    def _split_module(self, dotted: str) -> tuple[str, str] | None:
+    def _split_module(self, dotted: str, near: str | None = None) -> tuple[str, str] | None:
         """('pkg.mod', 'Class.method') for 'pkg.mod.Class.method': the longest known module prefix.
 
         A module is also known by the tail of its name (``mlproj.losses`` for
@@ -190,6 +192,10 @@ class Project:
             if prefix in self._by_module or prefix in self._classes:
                 return prefix, ".".join(parts[cut:])
             candidates = self._module_tails.get(prefix)
+            if candidates is not None and len(candidates) > 1 and near is not None:
+                # ``from model import Net`` in lesson06/main.py: lesson06/model.py, the one beside it
+                folder = os.path.dirname(near)
+                candidates = [c for c in candidates if self._module_folder.get(c) == folder]
             if candidates is not None and len(candidates) == 1:
                 return candidates[0], ".".join(parts[cut:])
         return None
@@ -732,6 +738,13 @@ class Project:
             for fid in component:
                 out[fid] = value
         return out
+
+    @cached_property
+    def trains(self) -> dict[str, bool]:
+        """Whether a function computes gradients, itself or through eager callees (a GAN's ``step``
+        that calls ``train_d`` and ``train_g``)."""
+        return self.fold(lambda x: bool(x.fn.training_ops) and not x.decorated, lambda a, b: a or b,
+                         through_guarded=False)
 
     @cached_property
     def numpy_on_values(self) -> dict[str, tuple[str, int] | None]:

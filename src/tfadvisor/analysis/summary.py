@@ -97,6 +97,11 @@ class FunctionSummary:
     # Parameters iterated the Python way (``zip(p, q)``, ``enumerate(p)``, a comprehension over ``p``,
     # ``list(p)``, ``a, b = p``): fine for a list, OperatorNotAllowedInGraphError for a tensor.
     python_iterated: list[str] = field(default_factory=list)
+    # Loops over something that is not a dataset, a tensor or a range, whose body trains (gradients,
+    # or a call that may): (what is iterated, the body computes gradients itself, callees named in
+    # the body). If that is a Python iterable of batches, the function drives the training: under
+    # tf.function the loop would run once, while tracing, baking in the batches seen then.
+    batch_loops: list[tuple[Value, bool, tuple[str, ...]]] = field(default_factory=list)
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     variables: Literal["none", "guarded", "unguarded"] = "none"
     side_effects: list[tuple[int, int, str]] = field(default_factory=list)

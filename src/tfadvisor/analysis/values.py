@@ -333,7 +333,7 @@ class Evaluator:
             if target.is_generator:
                 yielded = target.yields_value
                 element = self.kind(yielded, target, target.module, depth) if yielded is not None else "unknown"
-                return f"iterator:{element}" if isinstance(element, str) else "unknown"
+                return f"iterator:{element}" if isinstance(element, str) else "iterator:unknown"
             returned = target.returns_value
             return self.kind(returned, target, target.module, depth) if returned is not None else "unknown"
         made = self.project.class_named(module, name)
