@@ -131,10 +131,18 @@ def _changed(ctx: ScopeContext, node: ast.AST, target: ast.AST, declared: set[st
         return f"writes {kind} {target.id}"
     if isinstance(target, ast.Subscript) and _outliving_container(ctx, target.value, declared):
         return f"sets {ast.unparse(target)}"
-    if (isinstance(node, ast.AugAssign) and isinstance(target, ast.Attribute) and _is_self(target.value)
-            and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
+    if ((isinstance(node, ast.AugAssign) or _updates_itself(node, target)) and isinstance(target, ast.Attribute)
+            and _is_self(target.value) and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
         return f"sets {ast.unparse(target)}"
     return None
+
+
+def _updates_itself(node: ast.AST, target: ast.AST) -> bool:
+    """``self.eps = self.eps * 0.5``: a counter written out, like ``self.eps *= 0.5``."""
+    if not (isinstance(node, ast.Assign) and isinstance(target, ast.Attribute)):
+        return False
+    text = ast.unparse(target)
+    return any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(node.value))
 
 
 def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str]) -> bool:
