@@ -88,7 +88,7 @@ def speculative(hit: Hit, linked: Linked) -> bool | None:
         # parameter is as often over a list: no guess, not even an info-level one).
         certain = [linked.params.get(p.lstrip("!")) for p in hit.depends_on]
         return hit.speculative if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed
-                                      for k in certain) else None
+                                      and k.rich in ("unknown", "tensor") for k in certain) else None
     kinds = [linked.params.get(p) for p in hit.depends_on]
     if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed for k in kinds):
         return hit.speculative
