@@ -125,9 +125,20 @@ def _tensor_here(ctx: ScopeContext, node: ast.AST, line: int) -> tuple[bool, tup
             param = ctx.params[node.id]
             if param.evidence.startswith("annotated"):
                 return param.kind == "tensor", ()
+            if node.id in _type_checked(ctx):
+                return False, ()  # ``if isinstance(x, list): [f(v) for v in x]``: a list there
             return True, (f"!{node.id}",)
         return False, ()
     return single_tensor(ctx, node), ()
+
+
+def _type_checked(ctx: ScopeContext) -> frozenset[str]:
+    """Names whose type the function tests (``isinstance(x, list)``, ``isinstance(x[0], list)``):
+    a helper that takes tensors or lists and iterates only the lists."""
+    return ctx.scope.cached("tf305_type_checked", lambda: frozenset(
+        n.id for call in ctx.scope.nodes(ast.Call)
+        if isinstance(call.func, ast.Name) and call.func.id == "isinstance" and call.args
+        for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)))
 
 
 def _single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:

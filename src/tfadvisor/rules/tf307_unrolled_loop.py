@@ -76,8 +76,8 @@ def residual(x):
                        "(Python code that uses it as an int changes meaning)")
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        if ctx.function is None:
-            return
+        if ctx.function is None or ctx.scope.nodes(ast.Yield, ast.YieldFrom):
+            return  # AutoGraph does not convert generators: their loops iterate Python data
         for loop in ctx.scope.nodes(ast.For):
             it = loop.iter
             if not (isinstance(it, ast.Call) and ctx.call_name(it) == "range" and it.args):
