@@ -1,12 +1,17 @@
 """Per rule: how often the static rule agrees with TensorFlow on its conformance variants.
 
     python benchmarks/conformance.py [--rule TF305] [--results saved.json] [--write] [--verbose]
+    python benchmarks/conformance.py --corpus [DIR] [--split tune4]
 
 Runs every variant of tests/conformance/variants/ under the installed TensorFlow (one child
 process: tests/conformance/runner.py), runs `check` on the same sources, and prints per rule the
 variants, how many agree, how many TensorFlow confirms (bad) or accepts (good), how many are in
 real-code shapes, and every disagreement. ``--write`` stores the figures in
 src/tfadvisor/rules/conformance.json (docs/rules.md shows them; regenerate it after).
+
+``--corpus`` instead counts, per rule, the warning/error findings `check` gives on the extracted
+real-code repositories that are not held out (benchmarks/realworld/repos.toml, split != heldout4;
+``--split`` narrows it): run it on two trees to see what a change to the rules costs in findings.
 """
 
 from __future__ import annotations
@@ -48,6 +53,42 @@ def tensorflow_version() -> str:
     return out.stdout.strip().rsplit(".", 1)[0]
 
 
+def corpus_counts(corpus: str, split: str | None) -> int:
+    """Per rule, warning/error (and info) findings on the non-held-out repositories."""
+    from collections import Counter
+
+    import tomllib
+
+    from tfadvisor.check import check_paths
+
+    with open(os.path.join(ROOT, "benchmarks", "realworld", "repos.toml"), "rb") as handle:
+        repos = tomllib.load(handle)["repo"]
+    claims_by_rule: Counter[str] = Counter()
+    notes: Counter[str] = Counter()
+    seen = 0
+    for repo in repos:
+        if repo.get("split") == "heldout4" or (split and repo.get("split", "tuning") != split):
+            continue
+        root = os.path.join(corpus, repo["name"])
+        if not os.path.isdir(root):
+            continue
+        old = os.getcwd()
+        try:
+            os.chdir(root)
+            report = check_paths(["."])
+        finally:
+            os.chdir(old)
+        seen += 1
+        for f in report.findings:
+            (notes if f.severity.value == "info" else claims_by_rule)[f.rule] += 1
+    print(f"{seen} repositories (split != heldout4{', ' + split if split else ''})")
+    print(f"{'rule':6} {'warning/error':>13} {'info':>6}")
+    for code in sorted(set(claims_by_rule) | set(notes)):
+        print(f"{code:6} {claims_by_rule[code]:13} {notes[code]:6}")
+    print(f"{'all':6} {sum(claims_by_rule.values()):13} {sum(notes.values()):6}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rule", action="append", help="only this rule (repeatable)")
@@ -55,7 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", help="also save TensorFlow's labels here")
     parser.add_argument("--write", action="store_true", help="store the figures for docs/rules.md")
     parser.add_argument("--verbose", "-v", action="store_true", help="print every variant")
+    parser.add_argument("--corpus", nargs="?", const="/tmp/tfadvisor-realworld",
+                        help="count findings per rule on the extracted non-held-out repositories instead")
+    parser.add_argument("--split", help="with --corpus: only this split (tune4, fresh3 ...)")
     args = parser.parse_args(argv)
+    if args.corpus:
+        return corpus_counts(args.corpus, args.split)
     rules = [c.upper() for c in args.rule] if args.rule else None
     if args.results:
         with open(args.results, encoding="utf-8") as handle:
