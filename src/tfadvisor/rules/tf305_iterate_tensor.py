@@ -54,6 +54,15 @@ def pairs(x, y):
     a = tf.abs(x)
     return [u * v for u, v in zip(a, y)]  # TF305
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def row_sums(x):
+    return tf.stack([tf.reduce_sum(r) for r in x])  # TF305
+
+row_sums(tf.ones([3, 2]))
+""",
     )
     good = (
         """\
@@ -73,6 +82,19 @@ def train_step(data, model):
     x, y = data
     top, idx = tf.math.top_k(model(x), k=2)
     return [tf.reduce_sum(p) for p in tf.unstack(top, num=2)]
+""",
+        """\
+import tensorflow as tf
+
+def double(v):
+    return v * 2.0
+
+@tf.function
+def expand(x):
+    x = tf.concat([double(v) for v in x], 0)  # iterates the list passed in, not the new x
+    return x
+
+expand([tf.ones([2]), tf.ones([3])])
 """,
     )
     detection = "S~"
