@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import last_assignment_before, single_tensor
+from tfadvisor.rules._util import is_tf_function_decorated, last_assignment_before, single_tensor
 from tfadvisor.rules.base import Rule, register
 
 _ITERATING = frozenset({"list", "tuple", "enumerate", "zip", "sum", "max", "min", "sorted", "any", "all",
@@ -102,11 +102,15 @@ expand([tf.ones([2]), tf.ones([3])])
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         if ctx.function is None:
             return
+        decorated = is_tf_function_decorated(ctx, ctx.function)
         for comp in ctx.scope.nodes(ast.comprehension):
             what, deps = _iterated_tensor(ctx, comp.iter, comp.iter.lineno)
             if what:
+                # Over a parameter, it fails for sure in a tf.function; in an eager function it is
+                # what would fail if it were decorated: a note, which holds no verdict back.
                 yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "
-                                          f"symbolic tensor (a for statement would be converted)", depends_on=deps)
+                                          f"symbolic tensor (a for statement would be converted)", depends_on=deps,
+                               speculative=not decorated and any(d.startswith("!") for d in deps))
         for node in ctx.scope.nodes(ast.Assign):
             if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):
                 yield self.hit(node, "unpacks a tensor: Python cannot iterate a symbolic tensor; index it "
