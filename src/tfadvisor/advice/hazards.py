@@ -83,6 +83,12 @@ def speculative(hit: Hit, linked: Linked) -> bool | None:
     """None if the hit is not real (it needs a parameter that is a Python value), else speculative?"""
     if not hit.depends_on:
         return hit.speculative
+    if any(p.startswith("!") for p in hit.depends_on):
+        # "!x": the hit stands only where a call site shows x is a tensor (a comprehension over a
+        # parameter is as often over a list: no guess, not even an info-level one).
+        certain = [linked.params.get(p.lstrip("!")) for p in hit.depends_on]
+        return hit.speculative if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed
+                                      and k.rich in ("unknown", "tensor") for k in certain) else None
     kinds = [linked.params.get(p) for p in hit.depends_on]
     if any(k is not None and k.kind == "tensor" and not k.guessed and not k.mixed for k in kinds):
         return hit.speculative

@@ -295,7 +295,8 @@ class ScopeContext:
         if isinstance(func, ast.Attribute):
             receiver = self.kind_deps(func.value)
             if func.attr in ("gradient", "jacobian"):
-                return ("tensor", ())
+                # tape.gradient(loss, model.trainable_variables) is a list, one gradient per source
+                return ("object", ()) if self._many_sources(call) else ("tensor", ())
             if receiver[0] == "tensor" and func.attr not in tfapi.EAGER_ONLY_METHODS:
                 if func.attr in _STATIC_METHODS:
                     return ("object", ())
@@ -313,6 +314,18 @@ class ScopeContext:
         if isinstance(func, ast.Name) and self.env.get(func.id, ("unknown",))[0] == "object":
             return ("unknown", ())
         return ("unknown", ())
+
+    def _many_sources(self, call: ast.Call) -> bool:
+        """``gradient(target, sources)`` with a list of sources: a list literal, a model's
+        ``trainable_variables``/``trainable_weights``, or a name bound to one."""
+        sources = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg == "sources"), None)
+        for _ in range(3):  # follow ``params = model.trainable_weights`` a few steps
+            if isinstance(sources, ast.Name) and sources.id in self.aliases:
+                sources = self.aliases[sources.id]
+        if isinstance(sources, (ast.List, ast.Tuple, ast.ListComp)):
+            return True
+        return isinstance(sources, ast.Attribute) and sources.attr in _VARIABLE_LISTS
 
     def is_tensor(self, node: ast.AST) -> tuple[bool, tuple[str, ...]]:
         """Whether ``node`` is (or, through parameters listed, may be) a tensor."""
@@ -389,6 +402,9 @@ class ScopeContext:
         return frozenset(bound - declared - set(self.params))
 
 
+# Attributes that hold a list of variables (a gradient over them is a list of gradients).
+_VARIABLE_LISTS = frozenset({"trainable_variables", "trainable_weights", "variables", "weights",
+                             "non_trainable_variables", "trainable_params"})
 # Methods of tensors and variables that give tensors, and ones that give static Python values.
 _TENSOR_METHODS = frozenset({"read_value", "value", "assign", "assign_add", "assign_sub", "sparse_read",
                              "gather_nd", "__getitem__", "to_tensor", "stack", "concat", "read"})

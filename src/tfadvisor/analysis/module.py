@@ -363,15 +363,35 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     """``x * w``, ``a - b`` on tensors are ops too; on parameters of unknown kind, ops if they
     turn out to be tensors (``fn.param_ops``)."""
     ops = 0
+    module_tensors = _module_tensors(ctx)
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)
         if kind != "tensor":
+            # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
+            ops += any(isinstance(side, ast.Name) and side.id in module_tensors and side.id not in ctx.local_names
+                       for side in (binop.left, binop.right))
             continue
         if all(params[d].kind == "tensor" for d in deps if d in params):
             ops += 1
         elif len(fn.param_ops) < 64:
             fn.param_ops.append(tuple(d for d in deps if d in params))
     return ops
+
+
+def _module_tensors(ctx: ScopeContext) -> frozenset[str]:
+    """Module-level names bound to a variable or a tensor op's result."""
+    root = ctx.scope
+    while root.parent is not None:
+        root = root.parent
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for stmt in getattr(root.node, "body", []):
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+                name = ctx.call_name(stmt.value)
+                if tfapi.creates_variable(name) or tfapi.is_tensor_op(name):
+                    out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        return frozenset(out)
+    return root.cached("module_tensors", build)
 
 
 def _attribute_evidence(ctx: ScopeContext, params: dict[str, Param]) -> None:
@@ -632,6 +652,18 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         site.varying.append(key)
 
 
+def _few_iterations(loop: ast.AST) -> bool:
+    """``for epoch in range(3)``: fewer iterations than the 5 traces TensorFlow warns at."""
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
+        return False
+    bounds = it.args[:2]
+    if not all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
+        return False
+    values = [b.value for b in bounds]  # type: ignore[attr-defined]
+    return (values[-1] - (values[0] if len(values) == 2 else 0)) < 5
+
+
 def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
     """Call id -> names that change from one iteration to the next of the loops around it: loop
     targets, and every name the body assigns. Comprehensions are loops too."""
@@ -640,6 +672,8 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
     comprehensions = ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
     for loop in loops:
         varying: set[str] = set()
+        if _few_iterations(loop):
+            continue  # fewer traces than TensorFlow's retracing warning needs (tests/conformance, TF101)
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]

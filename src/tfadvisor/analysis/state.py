@@ -131,10 +131,21 @@ def _changed(ctx: ScopeContext, node: ast.AST, target: ast.AST, declared: set[st
         return f"writes {kind} {target.id}"
     if isinstance(target, ast.Subscript) and _outliving_container(ctx, target.value, declared):
         return f"sets {ast.unparse(target)}"
-    if (isinstance(node, ast.AugAssign) and isinstance(target, ast.Attribute) and _is_self(target.value)
-            and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
+    if ((isinstance(node, ast.AugAssign) or _updates_itself(ctx, node, target)) and isinstance(target, ast.Attribute)
+            and _is_self(target.value) and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
         return f"sets {ast.unparse(target)}"
     return None
+
+
+def _updates_itself(ctx: ScopeContext, node: ast.AST, target: ast.AST) -> bool:
+    """``self.eps = self.eps * 0.5``: a Python counter written out, like ``self.eps *= 0.5`` (not a
+    tensor kept on self between statements of one trace: ``self.mu = self.mu * k``)."""
+    if not (isinstance(node, ast.Assign) and isinstance(target, ast.Attribute) and node.targets == [target]):
+        return False
+    if ctx.kind_deps(node.value)[0] == "tensor" or ast.unparse(target) in _tensor_targets(ctx):
+        return False
+    text = ast.unparse(target)
+    return any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(node.value))
 
 
 def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str]) -> bool:
@@ -195,3 +206,20 @@ def is_create_once_guard(test: ast.AST) -> bool:
     if isinstance(test, ast.BoolOp):
         return any(is_create_once_guard(v) for v in test.values)
     return False
+
+
+def _tensor_targets(ctx: ScopeContext) -> frozenset[str]:
+    """``self.x`` targets bound to a tensor anywhere in this function (tuples unpacked)."""
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for node in ctx.scope.nodes(ast.Assign):
+            for target in node.targets:
+                parts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) and \
+                    len(node.value.elts) == len(parts) else [node.value] * len(parts)
+                for part, value in zip(parts, values, strict=False):
+                    if isinstance(part, ast.Attribute) and (ctx.kind_deps(value)[0] == "tensor"
+                                                            or isinstance(value, ast.Call)):
+                        out.add(ast.unparse(part))
+        return frozenset(out)
+    return ctx.scope.cached("state_tensor_targets", build)

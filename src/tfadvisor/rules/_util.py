@@ -18,6 +18,8 @@ Deps = tuple[str, ...]
 # "tensor" (then check marks it speculative, or certain when a call site passes a tensor).
 _ITERABLE_HINTS = frozenset({"dataset", "ds", "train_ds", "val_ds", "test_ds", "train_dataset",
                              "eval_dataset", "test_dataset", "val_dataset", "iterator"})
+_DATASET_NAMES = frozenset({"dataset", "train_dataset", "eval_dataset", "test_dataset", "val_dataset",
+                            "train_ds", "val_ds", "test_ds", "ds"})
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
@@ -113,12 +115,33 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
         param = ctx.params[it.id]
         if param.evidence.startswith("annotated") and param.kind == "tensor":
             return (True, ())
-        hinted = it.id in tfapi.TENSOR_NAME_HINTS or it.id in _ITERABLE_HINTS
-        return (hinted, (it.id,) if hinted else ())
+        if it.id in _DATASET_NAMES:
+            return (True, ())  # a parameter called `dataset` in graph code is a tf.data pipeline
+        if it.id in tfapi.TENSOR_NAME_HINTS or it.id in _ITERABLE_HINTS:
+            return (True, (it.id,))
+        return (True, (f"!{it.id}",))  # a TF loop only where a call site passes a tensor
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _dataset_chain(ctx, it):
         return (True, ())
     if isinstance(it, (ast.Call, ast.Name, ast.Subscript)):
         return (single_tensor(ctx, it), ())
+    return (False, ())
+
+
+def dataset_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
+    """Whether this is a ``for`` over a ``tf.data`` pipeline (a dataset, a parameter named so, a
+    dataset builder chain): AutoGraph runs it as the dataset's reduction, which is stricter than a
+    tf.while_loop about names first bound in the body (analysis/autograph.py)."""
+    if not isinstance(loop, ast.For):
+        return (False, ())
+    it = loop.iter
+    if ctx.is_dataset(it):
+        return (True, ())
+    if isinstance(it, ast.Name) and it.id in ctx.params and it.id not in _rebound(ctx):
+        if it.id in _DATASET_NAMES:
+            return (True, ())
+        return (False, ())
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and _dataset_chain(ctx, it):
+        return (True, ())
     return (False, ())
 
 
@@ -303,3 +326,72 @@ def is_test_module(module: str) -> bool:
     """``foo_test``, ``test_foo``, ``conftest`` or a module under a ``tests`` package."""
     last = module.rsplit(".", 1)[-1]
     return last.endswith("_test") or last.startswith("test_") or last == "conftest" or ".tests." in f".{module}."
+
+
+_LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def loop_names(ctx: ScopeContext, node: ast.AST) -> set[str] | None:
+    """The names that change from one iteration to the next around ``node`` (loop targets and
+    names the loop body binds, comprehension targets), or None when no loop of this scope holds it."""
+    found: set[str] | None = None
+    for outer in ctx.enclosing(node):
+        if isinstance(outer, _LOOP_NODES):
+            found = found or set()
+            if isinstance(outer, (ast.For, ast.AsyncFor)):
+                found.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
+            found.update(n.id for stmt in outer.body for n in ctx.walk(stmt)
+                         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    for comp in ctx.scope.nodes(*_COMPREHENSIONS):
+        if any(n is node for n in ast.walk(comp)):
+            found = found or set()
+            found.update(n.id for g in comp.generators for n in ast.walk(g.target)  # type: ignore[attr-defined]
+                         if isinstance(n, ast.Name))
+    return found
+
+
+def called_repeatedly(ctx: ScopeContext, node: ast.AST) -> bool:
+    """Whether ``node`` runs many times: in a loop or comprehension here, or in a function that
+    the module calls in a loop or comprehension (by name)."""
+    if loop_names(ctx, node) is not None:
+        return True
+    fn = ctx.function
+    if fn is None:
+        return False
+    root = module_scope(ctx.scope)
+    return root.cached(f"repeated:{fn.name}", lambda: _called_in_loop(root, fn.name))
+
+
+def _called_in_loop(root: Scope, name: str) -> bool:
+    stack = [root]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        repeated: list[ast.AST] = [*scope.nodes(*_LOOP_NODES), *scope.nodes(*_COMPREHENSIONS)]
+        for block in repeated:
+            for n in ast.walk(block):
+                if isinstance(n, ast.Call) and (
+                        (isinstance(n.func, ast.Name) and n.func.id == name)
+                        or (isinstance(n.func, ast.Attribute) and n.func.attr == name)):
+                    return True
+    return False
+
+
+_SHAPED = frozenset({"tensorflow.ones", "tensorflow.zeros", "tensorflow.fill", "tensorflow.random.normal",
+                     "tensorflow.random.uniform", "numpy.ones", "numpy.zeros", "numpy.random.normal"})
+
+
+def shape_follows(ctx: ScopeContext, call: ast.Call, names: set[str]) -> bool:
+    """Whether an argument of ``call`` has a shape made from ``names`` (``tf.ones([n])``,
+    ``x[:n]``): each iteration passes a new shape, which traces anyway."""
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        for n in ast.walk(arg):
+            if isinstance(n, ast.Call) and ctx.call_name(n) in _SHAPED and n.args:
+                shape = n.args[0]
+                if any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(shape)):
+                    return True
+            if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice):
+                if any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(n.slice)):
+                    return True
+    return False

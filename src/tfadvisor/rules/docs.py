@@ -14,6 +14,7 @@ from typing import Any
 from tfadvisor.atomic import write_atomic
 from tfadvisor.rules import all_rules
 from tfadvisor.rules.base import Rule
+from tfadvisor.rules.conformance import figure_text, load_figures
 
 DETECTION = {
     "S": "static: from syntax and the project's own code",
@@ -60,6 +61,7 @@ def rule_doc(rule: type[Rule]) -> dict[str, Any]:
         "fix_safety": fix_safety(rule),
         "detection": rule.detection,
         "scope": rule.scope,
+        "conformance": load_figures()["rules"].get(rule.code),
     }
 
 
@@ -69,7 +71,9 @@ def rule_markdown(rule: type[Rule], level: int = 2) -> str:
     h, sub = "#" * level, "#" * (level + 1)
     parts = [
         f"{h} {doc['code']} {doc['name']}",
-        f"Severity: **{doc['severity']}**. Detection: {DETECTION[doc['detection']]}.",
+        f"Severity: **{doc['severity']}**. Detection: {DETECTION[doc['detection']]}."
+        + (f" Conformance: {figure_text(rule.code)} (tests/conformance/variants/{rule.code.lower()}.py)."
+           if doc["conformance"] else ""),
         f"{sub} What it does\n\n{_sentence(doc['summary'])}",
         f"{sub} Why is this bad?\n\n{_wrap(doc['why'])}",
         f"{sub} Example\n\n" + "\n\n".join(f"```python\n{b}\n```" for b in doc["bad"]),
@@ -92,13 +96,20 @@ def render_markdown() -> str:
         "silence one line with `# tfadvisor: ignore[TF201]` (on a `def` line: the whole function), and",
         "read one rule in the terminal with `tfadvisor explain TF301`.",
         "",
-        "| code | name | severity | detection | fix | summary |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "The conformance column: of the rule's variants (small real programs run eagerly and as",
+        "tf.functions under TensorFlow, tests/conformance/), how many the rule judges as TensorFlow does",
+        "(`python benchmarks/conformance.py` measures it; every error and warning rule is held to 95%).",
+        "",
+        "| code | name | severity | detection | fix | conformance | summary |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
+    figures = load_figures()["rules"]
     for rule in rules:
         anchor = f"{rule.code}-{rule.name}".lower()
+        fig = figures.get(rule.code)
+        agrees = f"{fig['agree']}/{fig['variants']}" if fig else ""
         lines.append(f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | {rule.detection} "
-                     f"| {rule.fix} | {_cell(rule.summary)} |")
+                     f"| {rule.fix} | {agrees} | {_cell(rule.summary)} |")
     lines.append("")
     family = None
     for rule in rules:

@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import is_tf_function_decorated
+from tfadvisor.rules._util import called_repeatedly, is_tf_function_decorated, loop_names, shape_follows
 from tfadvisor.rules.base import Rule, register
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -47,6 +47,9 @@ import tensorflow as tf
 def predict(model, x):
     fast = tf.function(lambda v: model(v))  # TF102
     return fast(x)
+
+def evaluate(model, batches):
+    return [predict(model, x) for x in batches]
 """,
         """\
 import tensorflow as tf
@@ -95,24 +98,58 @@ class Trainer:
                 continue
             in_loop = any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
             target = call.args[0] if call.args else None
-            if in_loop:
+            if _needed_anyway(ctx, call):
+                continue
+            if in_loop and _used_in_loop(ctx, call):
                 yield self.hit(call, "tf.function(...) inside a loop creates a new tf.function (and a new "
                                      "trace) on every iteration: create it once, before the loop")
-            elif in_function and isinstance(target, ast.Lambda):
+            elif in_function and not in_loop and isinstance(target, ast.Lambda) and called_repeatedly(ctx, call):
                 yield self.hit(call, "tf.function(lambda ...) inside a function creates a new tf.function "
                                      "on every call, and each one traces: define it once, outside")
-            elif in_function and target is not None and _called_at_once(ctx, call):
+            elif (in_function and not in_loop and target is not None and _called_at_once(ctx, call)
+                  and called_repeatedly(ctx, call)):
                 yield self.hit(call, "tf.function(f)(...) creates a new tf.function and traces it on every "
                                      "call: wrap f once, outside, and call the result")
-        # Decorated nested functions defined inside a loop: a new tf.function per iteration.
+        # Decorated nested functions defined inside a loop and called there: a new tf.function per
+        # iteration. One made per host or per task in a setup loop, kept and called later, is not.
         for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
-            if is_tf_function_decorated(ctx, node) and any(isinstance(n, _LOOPS) for n in ctx.enclosing(node)):
+            loops = [n for n in ctx.enclosing(node) if isinstance(n, _LOOPS)]
+            if is_tf_function_decorated(ctx, node) and loops and _name_called_in(ctx, node.name, loops[-1]):  # type: ignore[attr-defined]
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
                 yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
                                     f"(and a new trace) on every iteration: define it once, before the loop")
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
+
+
+def _name_called_in(ctx: ScopeContext, name: str, loop: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+               for stmt in loop.body for n in ctx.walk(stmt))  # type: ignore[attr-defined]
+
+
+def _used_in_loop(ctx: ScopeContext, call: ast.Call) -> bool:
+    """The created function is called in the loop that creates it (at once, or through the name it
+    is bound to); one appended to a list or stored for later is made once per item, on purpose."""
+    if _called_at_once(ctx, call):
+        return True
+    loop = [n for n in ctx.enclosing(call) if isinstance(n, _LOOPS)][-1]
+    for stmt in loop.body:
+        for node in ctx.walk(stmt):
+            if isinstance(node, ast.Assign) and node.value is call:
+                names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+                return any(_name_called_in(ctx, name, loop) for name in names)
+    return False
+
+
+def _needed_anyway(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``tf.function(f)(tf.ones([n]))`` with n new on every iteration: each call has a new shape
+    and would trace even with one tf.function (tests/conformance/variants/tf102.py)."""
+    names = loop_names(ctx, call)
+    if not names:
+        return False
+    users = [c for c in ctx.scope.nodes(ast.Call) if c.func is call]
+    return any(shape_follows(ctx, c, names) for c in users)
 
 
 def _called_at_once(ctx: ScopeContext, call: ast.AST) -> bool:

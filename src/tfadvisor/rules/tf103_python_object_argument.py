@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import calls_tf_function, module_facts
+from tfadvisor.rules._util import called_repeatedly, calls_tf_function, loop_names, module_facts, shape_follows
 from tfadvisor.rules.base import Rule, register
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -90,14 +90,15 @@ for i in range(10):
         facts = module_facts(ctx)
         if not facts.tf_functions and not facts.tf_methods:
             return
-        in_function = ctx.function is not None
         for call in ctx.scope.nodes(ast.Call):
             callee = calls_tf_function(ctx, call)
             if callee is None:
                 continue
-            if not (in_function or any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
-                    or _in_comprehension(ctx, call)):
-                continue
+            if not called_repeatedly(ctx, call):
+                continue  # one or two calls trace once or twice: fewer than TensorFlow warns at
+            names = loop_names(ctx, call)
+            if names and shape_follows(ctx, call, names):
+                continue  # a new shape on every call traces anyway (tests/conformance/variants/tf103.py)
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 what = _fresh_object(ctx, arg)
                 if what:
@@ -119,6 +120,9 @@ def _in_comprehension(ctx: ScopeContext, call: ast.AST) -> bool:
 def _fresh_object(ctx: ScopeContext, arg: ast.AST) -> str | None:
     if isinstance(arg, ast.Lambda):
         return "a lambda"
+    if (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
+            and arg.attr in _class_methods(ctx).get(ctx.instances.get(arg.value.id, ""), ())):
+        return f"`{ast.unparse(arg)}`, a bound method made anew at each access,"
     if isinstance(arg, ast.Call):
         name = ctx.call_name(arg)
         if not name or name.startswith(_LIBRARY_ROOTS) or tfapi.is_tensor_op(name):
@@ -127,6 +131,16 @@ def _fresh_object(ctx: ScopeContext, arg: ast.AST) -> str | None:
         if last[:1].isupper() and not last.isupper() and name.split(".", 1)[0] in _module_classes(ctx):
             return f"a new {last}(...) instance"
     return None
+
+
+def _class_methods(ctx: ScopeContext) -> dict[str, frozenset[str]]:
+    """Class name -> its methods, for the classes this module defines."""
+    from tfadvisor.rules._util import module_scope
+
+    root = module_scope(ctx.scope)
+    return root.cached("tf103_methods", lambda: {
+        c.name: frozenset(f.name for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        for c in root.nodes(ast.ClassDef)})
 
 
 def _module_classes(ctx: ScopeContext) -> set[str]:

@@ -123,7 +123,10 @@ def apply(x):
                     # A rebinding matters only if the program calls this function again after it
                     # (a notebook that rebinds `optimizer` for its next section, after the last
                     # train() call, changes nothing).
-                    if line == 0 or (line > fn.lineno and _called_after(ctx, fn, line)):
+                    # And only if a call before it traced the old value: a name set again after
+                    # the def but before the first call is read fresh by the first trace.
+                    if line == 0 or (line > fn.lineno and _called_after(ctx, fn, line)
+                                     and _called_between(ctx, fn, fn.lineno, line)):
                         where = line
             if where is None:
                 continue
@@ -210,6 +213,12 @@ _DRIVING_METHODS = frozenset({"fit", "predict", "evaluate", "train_on_batch", "p
 def _called_after(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, line: int) -> bool:
     """Whether module-level code calls ``fn`` (or a module function that calls it, or, for a
     method, a model's fit/predict/evaluate) after ``line``, before ``fn``'s name is defined again."""
+    return _called_between(ctx, fn, line, None)
+
+
+def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, line: int,
+                    until: int | None) -> bool:
+    """Whether module-level code between ``line`` and ``until`` (exclusive) calls ``fn``, as above."""
     root = module_scope(ctx.scope)
     tree = root.node
     names = {fn.name}
@@ -223,6 +232,8 @@ def _called_after(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef,
     for stmt in _top_level(tree.body):  # type: ignore[attr-defined]
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or stmt.lineno <= line:
             continue
+        if until is not None and stmt.lineno >= until:
+            break
         if redefined is not None and stmt.lineno > redefined:
             break
         for node in ast.walk(stmt):

@@ -102,10 +102,64 @@ class Scaler:
         for node in ctx.scope.nodes(ast.Attribute):
             attr = node.attr
             if (attr in stale and attr not in seen and attr not in written and isinstance(node.ctx, ast.Load)
-                    and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called):
+                    and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called
+                    and not _only_before_first_call(ctx, stale[attr], fn.name)):
                 seen.add(attr)
                 yield self.hit(node, f"reads self.{attr}, a plain Python value that {stale[attr]} changes: "
                                      f"graph code froze it when traced; use a tf.Variable")
+
+
+def _only_before_first_call(ctx: ScopeContext, who: str, method: str) -> bool:
+    """Whether the method that changes the attribute (``who``, "configure()") is called only
+    before the first call of ``method`` wherever both are called: a setter run while setting up,
+    which the first trace already sees (TensorFlow traces on the first call, not at the def)."""
+    if who.startswith("code at"):
+        return not _set_after_a_call(ctx, method)
+    if not who.endswith("()"):
+        return False
+    setter = who[:-2]
+    found = False
+    stack = [module_scope(ctx.scope)]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        sets = [c.lineno for c in scope.nodes(ast.Call) if isinstance(c.func, ast.Attribute) and c.func.attr == setter]
+        uses = [c.lineno for c in scope.nodes(ast.Call) if isinstance(c.func, ast.Attribute) and c.func.attr == method]
+        if sets and uses:
+            found = True
+            loops = [n for n in scope.nodes(ast.For, ast.While)
+                     if any(n.lineno <= line <= (n.end_lineno or n.lineno) for line in sets)]  # type: ignore[attr-defined]
+            if max(sets) > min(uses) or loops:
+                return False
+    return found
+
+
+def _set_after_a_call(ctx: ScopeContext, method: str) -> bool:
+    """Whether code outside the class sets an attribute of an object (``model.bias += 5.0``) after
+    calling ``method`` on that same object, or in a loop that calls it: the next call is stale."""
+    stack = [module_scope(ctx.scope)]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        calls: dict[str, list[int]] = {}
+        for c in scope.nodes(ast.Call):
+            func = c.func
+            if isinstance(func, ast.Attribute) and func.attr == method and isinstance(func.value, ast.Name):
+                calls.setdefault(func.value.id, []).append(c.lineno)
+            elif method == "__call__" and isinstance(func, ast.Name):
+                calls.setdefault(func.id, []).append(c.lineno)
+        for stmt in scope.nodes(ast.Assign, ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]  # type: ignore[attr-defined]
+            for t in targets:
+                if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id != "self"):
+                    continue
+                lines = calls.get(t.value.id, [])
+                loops = [n for n in scope.nodes(ast.For, ast.While)
+                         if n.lineno <= stmt.lineno <= (n.end_lineno or n.lineno)  # type: ignore[attr-defined]
+                         and any(n.lineno <= line <= (n.end_lineno or n.lineno) for line in lines)]  # type: ignore[attr-defined]
+                if any(line < stmt.lineno for line in lines) or loops or not calls:  # type: ignore[attr-defined]
+                    return True
+    return False
 
 
 def _stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:

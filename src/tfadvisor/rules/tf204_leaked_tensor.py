@@ -133,6 +133,16 @@ class C:
                                          f"fails (it is out of scope); return it or assign it to a tf.Variable",
                                    depends_on=deps)
                     break
+        for call in ctx.scope.nodes(ast.Call):  # ``outputs.append(y)`` into a module-level list
+            func = call.func
+            if (isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert")
+                    and isinstance(func.value, ast.Name) and func.value.id in ctx.module_containers
+                    and func.value.id not in local and call.args):
+                is_tensor, deps = likely_tensor(ctx, call.args[-1])
+                if is_tensor and _read_elsewhere(ctx, func.value):
+                    yield self.hit(call, f"puts a tensor of graph code in `{func.value.id}`, a module-level list "
+                                         f"read elsewhere: using it after the call fails (it is out of scope)",
+                                   depends_on=deps)
 
 
 _EAGER_READERS = frozenset({"float", "int", "bool", "print", "str", "format"})
@@ -158,8 +168,9 @@ def _build_eager_reads(ctx: ScopeContext) -> frozenset[str]:
                 args = [func.value]
             else:
                 continue
-            out.update(n.attr for a in args for n in ast.walk(a)
-                       if isinstance(n, ast.Attribute) and _on_self(n))
+            # ``float(self.last_loss)`` in a method, ``float(trainer.last_loss)`` or
+            # ``att.weights.numpy()`` in the program: read back into Python, on any receiver.
+            out.update(n.attr for a in args for n in ast.walk(a) if isinstance(n, ast.Attribute))
     return frozenset(out)
 
 

@@ -64,6 +64,16 @@ def make_noise():
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for call in ctx.scope.nodes(ast.Call):
             name = ctx.call_name(call)
+            if _seeded_generator(call, name):
+                continue  # a generator with a fixed seed draws the same values on every call anyway
             if tfapi.is_trace_time_constant(name):
                 yield self.hit(call, f"{name}() in graph code is evaluated once while tracing and frozen "
                                      f"into the graph as a constant")
+
+
+def _seeded_generator(call: ast.Call, name: str | None) -> bool:
+    """``np.random.RandomState(0)``, ``np.random.default_rng(42)``, ``random.Random(1)``."""
+    last = (name or "").rsplit(".", 1)[-1]
+    args = [*call.args, *(k.value for k in call.keywords if k.arg in ("seed", None))]
+    return last in ("RandomState", "default_rng", "Random", "Generator") and bool(args) and all(
+        isinstance(a, ast.Constant) for a in args)

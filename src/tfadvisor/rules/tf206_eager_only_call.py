@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import autograph, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import decorator_option
 from tfadvisor.rules.base import Rule, register
 
 
@@ -22,8 +23,10 @@ class EagerOnlyCall(Rule):
 Inside a tf.function, tensors are symbolic: they have no value while the graph is traced.
 `.numpy()` raises `AttributeError: 'Tensor' object has no attribute 'numpy'` (newer TensorFlow:
 `'SymbolicTensor' object has no attribute 'numpy'`), NumPy functions fail on them
-(`NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array`), and `float(t)` /
-`int(t)` cannot work. Use TensorFlow ops (`tf.reduce_mean`, `tf.cast`) inside graph code.
+(`NotImplementedError: Cannot convert a symbolic tf.Tensor to a numpy array`). `float(t)` and
+`int(t)` fail only with `autograph=False` (`TypeError: float() argument must be a string or a real
+number, not 'SymbolicTensor'`): AutoGraph converts them to `tf.cast` (analysis/autograph.py). Use
+TensorFlow ops (`tf.reduce_mean`, `tf.cast`) inside graph code.
 """
     bad = (
         """\
@@ -43,6 +46,13 @@ def normalise(x):
     y = tf.abs(x)
     return y / np.max(y)  # TF206
 """,
+        """\
+import tensorflow as tf
+
+@tf.function(autograph=False)
+def loss_value(x):
+    return float(tf.reduce_sum(x)) * 2.0  # TF206
+""",
     )
     good = (
         """\
@@ -60,9 +70,18 @@ def report(metric):
     value = metric.result()
     print(value.numpy())
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def loss_value(x):
+    return float(tf.reduce_sum(x)) * 2.0  # AutoGraph makes float() a tf.cast
+""",
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        option = decorator_option(ctx, ctx.function, "autograph") if ctx.function is not None else None
+        converted = not (isinstance(option, ast.Constant) and option.value is False)
         for call in ctx.scope.nodes(ast.Call):
             func = call.func
             if isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
@@ -72,6 +91,8 @@ def report(metric):
                                    depends_on=deps if is_tensor else (), speculative=not is_tensor)
                 continue
             name = ctx.call_name(call)
+            if name in ("float", "int") and autograph.converts(name, converted):
+                continue  # AutoGraph makes it a tf.cast (the evidence: analysis/autograph.py)
             if tfapi.is_numpy_call(name) or name in ("float", "int"):
                 for arg in call.args:
                     is_tensor, deps = ctx.is_tensor(arg)

@@ -52,13 +52,22 @@ def stream(x):
         """\
 import tensorflow as tf
 
+scales = iter([0.1, 0.2, 0.3])
+
 @tf.function
 def pick(w):
-    scales = iter([0.1, 0.2, 0.3])
     return w * next(scales)  # TF207
 """,
     )
     good = (
+        """\
+import tensorflow as tf
+
+@tf.function
+def pick(w):
+    scales = iter([0.1, 0.2, 0.3])
+    return w * next(scales)
+""",
         """\
 import tensorflow as tf
 
@@ -107,11 +116,12 @@ def _python_iterator(ctx: ScopeContext, arg: ast.AST) -> str | None:
 
 
 def _source(ctx: ScopeContext, arg: ast.AST) -> ast.AST | None:
-    if isinstance(arg, ast.Call):
-        return arg
-    if not isinstance(arg, ast.Name):
+    """Where the iterator ``next()`` reads comes from, when it outlives the call: an iterator made
+    in the function itself (``it = iter([...])``, ``next(gen())``) starts afresh on every call, in
+    a graph as eagerly (tests/conformance/variants/tf207.py)."""
+    if not isinstance(arg, ast.Name) or arg.id in ctx.local_names or arg.id in ctx.params:
         return None
-    scope = ctx.scope if arg.id in ctx.local_names else module_scope(ctx.scope)
+    scope = module_scope(ctx.scope)
     found = None
     for node in scope.nodes(ast.Assign):
         if any(isinstance(t, ast.Name) and t.id == arg.id for t in node.targets):

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import tf_loop
+from tfadvisor.rules._util import tf_loop, used_after
 from tfadvisor.rules.base import Rule, register
 
 _LIST_METHODS = frozenset({"append", "extend", "insert"})
@@ -88,12 +88,23 @@ def stacked(x):
                 continue
             for outer in reversed(ctx.enclosing(call)):
                 if isinstance(outer, (ast.For, ast.While)) and (isinstance(outer, ast.While) or not _in_iter(outer, call)):
+                    if _made_inside(ctx, func.value.id, outer) or not used_after(ctx, func.value.id, outer.end_lineno or outer.lineno):
+                        # A list made in the body lives within one iteration (or rebinds a loop
+                        # variable of the same structure), and one nobody reads after the loop
+                        # cannot leak its tensors: AutoGraph accepts both (analysis/autograph.py).
+                        break
                     is_tf, deps = tf_loop(ctx, outer)
                     if is_tf:
                         yield self.hit(call, f"{func.value.id}.{func.attr}() inside a TensorFlow loop: the list "
                                              f"holds tensors of the loop's inner graph; use tf.TensorArray",
                                        depends_on=deps)
                         break
+
+
+def _made_inside(ctx: ScopeContext, name: str, loop: ast.AST) -> bool:
+    """Whether ``name`` is bound to a list inside ``loop``'s body."""
+    return any(isinstance(t, ast.Name) and t.id == name for stmt in loop.body  # type: ignore[attr-defined]
+               for node in ctx.walk(stmt) if isinstance(node, ast.Assign) for t in node.targets)
 
 
 def _in_iter(loop: ast.For, node: ast.AST) -> bool:

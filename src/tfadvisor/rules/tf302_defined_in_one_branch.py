@@ -88,7 +88,7 @@ def forward(x, training=False):
                 continue
             end = node.end_lineno or node.lineno
             names = [n for n in dict.fromkeys(one_sided)
-                     if not defined_before(ctx, n, node.lineno) and used_after(ctx, n, end)]
+                     if not _defined_on_path(ctx, n, node) and used_after(ctx, n, end)]
             if not names:
                 continue
             branch = "else" if names[0] in in_body else "main"
@@ -97,3 +97,22 @@ def forward(x, training=False):
                       node.test.end_col_offset or 0,
                       f"{listed} assigned in one branch of a tensor if and used after it: tf.cond needs it "
                       f"in the {branch} branch too", depends_on=deps)
+
+
+def _defined_on_path(ctx: ScopeContext, name: str, node: ast.If) -> bool:
+    """``defined_before``, minus bindings in another branch of an ``if`` that holds ``node``
+    (``if a: w = 3.0 elif b: w = 2.0``: the elif's else has no w)."""
+    if not defined_before(ctx, name, node.lineno):
+        return False
+    if name not in ctx.local_names:
+        return True
+    for store in ctx.scope.nodes(ast.Name):
+        if store.id == name and isinstance(store.ctx, ast.Store) and store.lineno < node.lineno:
+            if not any(_apart(ctx, store, node, outer) for outer in ctx.enclosing(node) if isinstance(outer, ast.If)):
+                return True
+    return False
+
+
+def _apart(ctx: ScopeContext, a: ast.AST, b: ast.AST, if_node: ast.If) -> bool:
+    where_a, where_b = ctx.in_branch(a, if_node), ctx.in_branch(b, if_node)
+    return where_a is not None and where_b is not None and where_a != where_b

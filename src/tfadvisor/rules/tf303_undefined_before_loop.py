@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import defined_before, stores, tf_loop, used_after
+from tfadvisor.rules._util import dataset_loop, defined_before, stores, used_after
 from tfadvisor.rules.base import Rule, register
 
 
@@ -17,34 +17,33 @@ class UndefinedBeforeLoop(Rule):
     code = "TF303"
     name = "undefined-before-loop"
     severity = Severity.ERROR
-    summary = "a name first assigned inside a TensorFlow loop is used after the loop"
+    summary = "a name first assigned inside a loop over a dataset is used after the loop"
     why = """\
-AutoGraph turns a `for` over `tf.range`, a tensor or a dataset (and a `while` on a tensor) into
-`tf.while_loop`, whose loop variables need a value before the first iteration: the loop may run
-zero times. A name first assigned inside such a loop and used after it fails while tracing with
-`ValueError: 'x' must be defined before the loop.` Initialise it before the loop with the shape
-and dtype it will have.
+AutoGraph turns a `for` over a `tf.data.Dataset` into the dataset's own reduction, whose loop
+variables need a value before the first element: the dataset may be empty. A name first assigned
+inside such a loop and used after it fails while tracing with `ValueError: 'loss' must be defined
+before the loop`. Initialise it before the loop with the shape and dtype it will have. (Loops over
+`tf.range`, a tensor, or a `while` on a tensor accept such a name in TensorFlow 2.21: the
+conformance suite shows both, analysis/autograph.py.)
 """
     bad = (
         """\
 import tensorflow as tf
 
 @tf.function
-def last_value(x):
-    for i in tf.range(tf.shape(x)[0]):  # TF303
-        last = x[i]
-    return last
+def train(dataset):
+    for batch in dataset:  # TF303
+        loss = tf.reduce_mean(batch)
+    return loss
 """,
         """\
 import tensorflow as tf
 
 @tf.function
-def countdown(n):
-    n = tf.constant(n)
-    while n > 0:  # TF303
-        result = n * 2
-        n -= 1
-    return result
+def last_batch_mean(n):
+    for batch in tf.data.Dataset.range(n).batch(2):  # TF303
+        mean = tf.reduce_mean(batch)
+    return mean
 """,
     )
     good = (
@@ -52,11 +51,11 @@ def countdown(n):
 import tensorflow as tf
 
 @tf.function
-def last_value(x):
-    last = tf.zeros_like(x[0])
-    for i in tf.range(tf.shape(x)[0]):
-        last = x[i]
-    return last
+def train(dataset):
+    loss = tf.constant(0.0)
+    for batch in dataset:
+        loss = tf.reduce_mean(batch)
+    return loss
 """,
         """\
 import tensorflow as tf
@@ -67,6 +66,15 @@ def unrolled(x):
         y = x * i
     return y
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def last_value(x):
+    for i in tf.range(tf.shape(x)[0]):
+        last = x[i]
+    return last
+""",
     )
     detection = "S~"
 
@@ -74,8 +82,8 @@ def unrolled(x):
         if ctx.function is None:
             return
         for loop in ctx.scope.nodes(ast.For, ast.While):
-            is_tf, deps = tf_loop(ctx, loop)
-            if not is_tf:
+            is_dataset, deps = dataset_loop(ctx, loop)
+            if not is_dataset:
                 continue
             assigned = stores(ctx, loop.body)  # type: ignore[attr-defined]
             if isinstance(loop, ast.For):
@@ -94,5 +102,5 @@ def unrolled(x):
             head = loop.iter if isinstance(loop, ast.For) else loop.test  # type: ignore[attr-defined]
             yield Hit(self.code, loop.lineno, loop.col_offset, head.end_lineno or loop.lineno,  # type: ignore[attr-defined]
                       head.end_col_offset or 0,
-                      f"{listed} first assigned inside a TensorFlow loop and used after it: it must be "
+                      f"{listed} first assigned inside a loop over a dataset and used after it: it must be "
                       f"defined before the loop", depends_on=deps)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import single_tensor
+from tfadvisor.rules._util import is_tf_function_decorated, last_assignment_before, single_tensor
 from tfadvisor.rules.base import Rule, register
 
 _ITERATING = frozenset({"list", "tuple", "enumerate", "zip", "sum", "max", "min", "sorted", "any", "all",
@@ -54,6 +54,15 @@ def pairs(x, y):
     a = tf.abs(x)
     return [u * v for u, v in zip(a, y)]  # TF305
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def row_sums(x):
+    return tf.stack([tf.reduce_sum(r) for r in x])  # TF305
+
+row_sums(tf.ones([3, 2]))
+""",
     )
     good = (
         """\
@@ -74,17 +83,34 @@ def train_step(data, model):
     top, idx = tf.math.top_k(model(x), k=2)
     return [tf.reduce_sum(p) for p in tf.unstack(top, num=2)]
 """,
+        """\
+import tensorflow as tf
+
+def double(v):
+    return v * 2.0
+
+@tf.function
+def expand(x):
+    x = tf.concat([double(v) for v in x], 0)  # iterates the list passed in, not the new x
+    return x
+
+expand([tf.ones([2]), tf.ones([3])])
+""",
     )
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         if ctx.function is None:
             return
+        decorated = is_tf_function_decorated(ctx, ctx.function)
         for comp in ctx.scope.nodes(ast.comprehension):
-            what = _iterated_tensor(ctx, comp.iter)
+            what, deps = _iterated_tensor(ctx, comp.iter, comp.iter.lineno)
             if what:
+                # Over a parameter, it fails for sure in a tf.function; in an eager function it is
+                # what would fail if it were decorated: a note, which holds no verdict back.
                 yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "
-                                          f"symbolic tensor (a for statement would be converted)")
+                                          f"symbolic tensor (a for statement would be converted)", depends_on=deps,
+                               speculative=not decorated and any(d.startswith("!") for d in deps))
         for node in ctx.scope.nodes(ast.Assign):
             if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):
                 yield self.hit(node, "unpacks a tensor: Python cannot iterate a symbolic tensor; index it "
@@ -100,14 +126,45 @@ def _is_comp_iter(ctx: ScopeContext, call: ast.AST) -> bool:
     return any(comp.iter is call for comp in ctx.scope.nodes(ast.comprehension))
 
 
-def _iterated_tensor(ctx: ScopeContext, it: ast.AST) -> str | None:
+def _iterated_tensor(ctx: ScopeContext, it: ast.AST, line: int) -> tuple[str | None, tuple[str, ...]]:
+    """What a comprehension iterates, if a tensor (and the parameters that must be tensors for it).
+    Comprehensions are never converted by AutoGraph (analysis/autograph.py)."""
     if isinstance(it, ast.Call) and ctx.call_name(it) in ("zip", "enumerate", "reversed"):
-        if any(_single_tensor(ctx, a) for a in it.args):
-            return f"{ctx.call_name(it)}() over a tensor"
-        return None
-    if _single_tensor(ctx, it):
-        return "a tensor"
-    return None
+        for arg in it.args:
+            is_tensor, deps = _tensor_here(ctx, arg, line)
+            if is_tensor:
+                return f"{ctx.call_name(it)}() over a tensor", deps
+        return None, ()
+    is_tensor, deps = _tensor_here(ctx, it, line)
+    return ("a tensor", deps) if is_tensor else (None, ())
+
+
+def _tensor_here(ctx: ScopeContext, node: ast.AST, line: int) -> tuple[bool, tuple[str, ...]]:
+    """Whether ``node`` is one tensor where it is read on ``line``: a name holds the value bound
+    before that line (``x = tf.concat([f(v) for v in x])`` iterates the old ``x``); a parameter
+    not bound before counts where a call site passes a tensor."""
+    if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
+        prior = last_assignment_before(ctx, node.id, line)
+        if prior is not None:
+            return single_tensor(ctx, prior), ()
+        if node.id in ctx.params:
+            param = ctx.params[node.id]
+            if param.evidence.startswith("annotated"):
+                return param.kind == "tensor", ()
+            if node.id in _type_checked(ctx):
+                return False, ()  # ``if isinstance(x, list): [f(v) for v in x]``: a list there
+            return True, (f"!{node.id}",)
+        return False, ()
+    return single_tensor(ctx, node), ()
+
+
+def _type_checked(ctx: ScopeContext) -> frozenset[str]:
+    """Names whose type the function tests (``isinstance(x, list)``, ``isinstance(x[0], list)``):
+    a helper that takes tensors or lists and iterates only the lists."""
+    return ctx.scope.cached("tf305_type_checked", lambda: frozenset(
+        n.id for call in ctx.scope.nodes(ast.Call)
+        if isinstance(call.func, ast.Name) and call.func.id == "isinstance" and call.args
+        for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)))
 
 
 def _single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:

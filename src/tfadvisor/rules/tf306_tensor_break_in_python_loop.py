@@ -24,7 +24,9 @@ tracing. A `break` or `return` inside it that depends on a tensor condition woul
 unrolled loop at run time, which a graph cannot do; tracing fails with `NotImplementedError: break
 and return statements which depend on a TF condition are not supported in Python for loops. Did
 you intend to make it a TF loop?` Iterate `tf.range(n)` instead (a TF loop supports tensor
-`break`), or compute a mask.
+`break`), or compute a mask. A `return` inside a TensorFlow loop (over a tensor, `tf.range` or a
+dataset) fails as well: `NotImplementedError: a return statement cannot be placed inside this
+TensorFlow loop`; set a result and `break`.
 """
     bad = (
         """\
@@ -49,6 +51,16 @@ def converge(x):
         if tf.reduce_max(tf.abs(x)) < 1e-3:
             return x  # TF306
     return x
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def first_big(x: tf.Tensor):
+    for v in x:
+        if v > 2.0:
+            return v  # TF306
+    return tf.constant(-1.0)
 """,
     )
     good = (
@@ -79,19 +91,25 @@ def first_layers(x, layers):
     detection = "S~"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        if ctx.function is None or not ctx.scope.nodes(ast.If):
+        if ctx.function is None:
             return
         if not ctx.scope.nodes(ast.For) and not ctx.scope.nodes(ast.While):
             return
         for node in ctx.scope.nodes(ast.Break, ast.Return):
             chain = ctx.enclosing(node)
             # The innermost loop (for break) or any loop (for return) must be a Python loop, with a
-            # tensor if between it and the statement.
+            # tensor if between it and the statement; a return inside a TensorFlow loop fails too.
             for index in range(len(chain) - 1, -1, -1):
                 outer = chain[index]
                 if not isinstance(outer, (ast.For, ast.While)):
                     continue
-                is_tf, _ = tf_loop(ctx, outer)
+                is_tf, deps = tf_loop(ctx, outer)
+                if isinstance(node, ast.Return) and is_tf:
+                    yield self.hit(node, f"return inside a TensorFlow loop (line {outer.lineno}): 'a return "
+                                         f"statement cannot be placed inside this TensorFlow loop'; set a result "
+                                         f"and break instead", depends_on=deps)
+                    break
+                is_tf = is_tf and not any(d.startswith("!") for d in deps)  # unknown: as written, Python
                 if not is_tf:
                     found = _tensor_if_between(ctx, chain[index + 1:], node)
                     if found is not None:

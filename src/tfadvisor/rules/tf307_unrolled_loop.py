@@ -76,8 +76,8 @@ def residual(x):
                        "(Python code that uses it as an int changes meaning)")
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        if ctx.function is None:
-            return
+        if ctx.function is None or ctx.scope.nodes(ast.Yield, ast.YieldFrom):
+            return  # AutoGraph does not convert generators: their loops iterate Python data
         for loop in ctx.scope.nodes(ast.For):
             it = loop.iter
             if not (isinstance(it, ast.Call) and ctx.call_name(it) == "range" and it.args):
@@ -106,12 +106,19 @@ def _literal(node: ast.AST) -> int | None:
 def _data_size(ctx: ScopeContext, node: ast.AST) -> tuple[str, tuple[str, ...]] | None:
     """``len(t)`` or ``t.shape[i]`` of a tensor ``t``."""
     if isinstance(node, ast.Call) and ctx.call_name(node) == "len" and node.args:
-        is_tensor, deps = likely_tensor(ctx, node.args[0])
-        if is_tensor and not deps:
-            return ast.unparse(node), deps
+        is_tensor, deps = ctx.is_tensor(node.args[0])
+        if is_tensor:
+            # len(x) of a parameter counts where a call site passes a tensor (a list has a length too)
+            return ast.unparse(node), tuple(d if d.startswith(("!", "?")) else f"!{d}" for d in deps)
     if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)
-            and node.value.attr == "shape"):
+            and node.value.attr == "shape" and _batch_axis(node.slice)):
         is_tensor, deps = likely_tensor(ctx, node.value.value)
         if is_tensor:
             return ast.unparse(node), deps
     return None
+
+
+def _batch_axis(index: ast.AST) -> bool:
+    """``shape[0]``: the axis that changes with the data; ``shape[-1]``, ``shape[1]`` are features,
+    fixed by the model (one small graph: tests/conformance/variants/tf307.py)."""
+    return isinstance(index, ast.Constant) and index.value == 0

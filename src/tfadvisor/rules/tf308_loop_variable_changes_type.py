@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import last_assignment_before, likely_tensor, tf_loop
+from tfadvisor.rules._util import dataset_loop, last_assignment_before, likely_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 _FLOAT_OPS = ("reduce_mean", "sigmoid", "softmax", "exp", "log", "sqrt", "tanh", "normal", "uniform",
@@ -23,9 +23,10 @@ class LoopVariableChangesType(Rule):
     summary = "a loop variable changes type, dtype or structure across iterations of a TensorFlow loop"
     why = """\
 A TensorFlow loop (`tf.while_loop`, which AutoGraph makes from a `for` over a tensor or a `while`
-on one) needs each loop variable to keep its type, dtype and shape. A variable that starts as
-`None` or a Python list, an `int` literal that becomes a float tensor, or a `while` condition that
-starts as a Python value and becomes a tensor fails while tracing: `TypeError: 'x' has dtype
+on one) needs each loop variable to keep its type, dtype and shape. A variable that starts as a
+Python list (or `None`, before a loop over a dataset), an `int` literal that becomes a float
+tensor, a tensor that grows by concatenation, or a `while` condition that starts as a Python value
+and becomes a tensor fails while tracing: `TypeError: 'x' has dtype
 int32 before the loop, but dtype float32 after one iteration`, `ValueError: 'acc' has shape (0,)
 before the loop, but shape (1,) after one iteration`, `NotImplementedError: The condition of while
 loop started as non-Tensor, then changed to Tensor`. Start it as a tensor of the final dtype (and
@@ -57,11 +58,11 @@ def halve_until_small(x):
 import tensorflow as tf
 
 @tf.function
-def last_row(x):
-    last = None
-    for i in tf.range(tf.shape(x)[0]):  # TF308
-        last = x[i]
-    return last
+def collect(n):
+    acc = tf.zeros([0])
+    for i in tf.range(n):  # TF308
+        acc = tf.concat([acc, [tf.cast(i, tf.float32)]], 0)
+    return acc
 """,
     )
     good = (
@@ -85,6 +86,16 @@ def count(x):
         n += 1
     return n
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def last_row(x):
+    last = None
+    for i in tf.range(tf.shape(x)[0]):
+        last = x[i]
+    return last
+""",
     )
     detection = "S~"
 
@@ -100,9 +111,21 @@ def count(x):
             is_tf, deps = tf_loop(ctx, loop)
             if not is_tf:
                 continue
+            grows = _grows(ctx, loop)
+            if grows is not None:
+                yield Hit(self.code, loop.lineno, loop.col_offset, loop.lineno, loop.col_offset + 5,  # type: ignore[attr-defined]
+                          f"'{grows}' grows by concatenation in a TensorFlow loop: its shape changes after one "
+                          f"iteration; set shape_invariants with tf.autograph.experimental.set_loop_options, "
+                          f"or collect into a tf.TensorArray", depends_on=deps)
+                continue
+            # None before the loop is fine for tf.range/tensor/while loops in TensorFlow 2.21
+            # (analysis/autograph.py); a dataset's reduction still needs a value of the final type.
+            strict = dataset_loop(ctx, loop)[0]
             for name, value in _tensor_updates(ctx, loop) + _element_updates(ctx, loop):
                 start = last_assignment_before(ctx, name, loop.lineno)  # type: ignore[attr-defined]
                 problem = _mismatch(start, value)
+                if problem == "is None" and not strict:
+                    continue
                 guess = False
                 if problem is None and _int_literal(start):
                     # ``total = 0`` then ``total += v`` over a tensor of unknown dtype: fails for
@@ -128,6 +151,25 @@ def count(x):
                                f"becomes a tensor in it: 'the condition of while loop started as "
                                f"non-Tensor, then changed to Tensor'")
         return None
+
+
+def _grows(ctx: ScopeContext, loop: ast.AST) -> str | None:
+    """``acc = tf.concat([acc, ...])`` in the body, with no ``set_loop_options`` there: the name
+    whose shape changes from one iteration to the next."""
+    body = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
+    if any(isinstance(n, ast.Call) and (ctx.call_name(n) or "").endswith("set_loop_options") for n in body):
+        return None
+    for node in body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and ctx.call_name(node.value) == "tensorflow.concat"
+                and node.value.args and isinstance(node.value.args[0], (ast.List, ast.Tuple))):
+            name = node.targets[0].id
+            parts = node.value.args[0].elts
+            if any(isinstance(p, ast.Name) and p.id == name for p in parts):
+                start = last_assignment_before(ctx, name, loop.lineno)  # type: ignore[attr-defined]
+                if start is not None and _tensor_expr(ctx, start):
+                    return name
+    return None
 
 
 def _all_python(ctx: ScopeContext, test: ast.AST, changing: str) -> bool:

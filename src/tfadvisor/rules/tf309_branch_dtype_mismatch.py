@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import likely_tensor
+from tfadvisor.rules._util import likely_tensor, used_after
 from tfadvisor.rules.base import Rule, register
 
 _DTYPES = {"float16": "float", "float32": "float", "float64": "float", "bfloat16": "float",
@@ -87,10 +87,16 @@ def mode(x, training=False):
             if not node.orelse:
                 continue
             main, other = _last_values(node.body), _last_values(node.orelse)
-            for name in main.keys() & other.keys():
+            for name in sorted(main.keys() & other.keys()):
                 a, b = _dtype(ctx, main[name]), _dtype(ctx, other[name])
+                if a is not None and b is None:
+                    b = _uncast(ctx, main[name], other[name])
+                elif b is not None and a is None:
+                    a = _uncast(ctx, other[name], main[name])
                 if a is None or b is None or a == b:
                     continue
+                if not used_after(ctx, name, node.end_lineno or node.lineno):
+                    continue  # set again before anyone reads it: tf.cond never outputs it
                 is_tensor, deps = likely_tensor(ctx, node.test)
                 if not is_tensor:
                     break
@@ -138,9 +144,21 @@ def _dtype(ctx: ScopeContext, value: ast.AST) -> str | None:
         if last == "cast" and len(value.args) > 1:
             return _named_dtype(value.args[1])
         if last == "constant" and value.args:
-            return _dtype(ctx, value.args[0])
+            first = value.args[0]
+            while isinstance(first, (ast.List, ast.Tuple)) and first.elts:
+                first = first.elts[0]  # tf.constant([1, 2]): the dtype of its elements
+            return _dtype(ctx, first)
         if last in _FLOAT_DEFAULT and not last.endswith("_like"):
             return "float"
+    return None
+
+
+def _uncast(ctx: ScopeContext, cast: ast.AST, other: ast.AST) -> str | None:
+    """``y = tf.cast(x, tf.int32)`` in one branch and ``y = x`` in the other: x is not int32 (or
+    nobody would cast it), so the branches disagree: "uncast" stands for x's own dtype."""
+    if (isinstance(cast, ast.Call) and ctx.call_name(cast) == "tensorflow.cast" and cast.args
+            and isinstance(other, ast.Name) and isinstance(cast.args[0], ast.Name) and cast.args[0].id == other.id):
+        return f"{other.id}'s own dtype"
     return None
 
 

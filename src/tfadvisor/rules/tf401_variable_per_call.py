@@ -13,6 +13,11 @@ from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
 
 _GUARD_FREE = ("__init__", "build")
+# Keras 3 layers with no weights that still make a variable: the seed generator of their random
+# draws (tests/conformance/variants/tf401.py, dropout-per-call).
+_SEEDED_LAYERS = frozenset({"Dropout", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D", "GaussianNoise",
+                            "GaussianDropout", "AlphaDropout", "RandomFlip", "RandomRotation", "RandomZoom",
+                            "RandomCrop", "RandomTranslation", "RandomContrast", "RandomBrightness"})
 
 
 def _guarded(ctx: ScopeContext, node: ast.AST) -> bool:
@@ -82,8 +87,10 @@ def predict(x):
             return
         for call in ctx.scope.nodes(ast.Call):
             name = ctx.call_name(call)
-            if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or tfapi.is_stateless_layer(name):
-                continue  # a Concatenate or Dropout made per call has no weights to create
+            seeded = (name or "").rsplit(".", 1)[-1] in _SEEDED_LAYERS and tfapi.is_keras_builder(name)
+            if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or (
+                    tfapi.is_stateless_layer(name) and not seeded):
+                continue  # a Concatenate or Flatten made per call has no weights to create
             if _guarded(ctx, call):
                 continue
             what = "tf.Variable" if tfapi.creates_variable(name) else name

@@ -82,11 +82,15 @@ def load(path):
             if not node.handlers or not any(_catches_run_time(ctx, h) and not _translates(h)  # type: ignore[attr-defined]
                                             for h in node.handlers):  # type: ignore[attr-defined]
                 continue  # only trace-time errors (TypeError, ValueError ...): that works as written
-            body_calls = (ctx.call_name(n) for stmt in node.body for n in ctx.walk(stmt)  # type: ignore[attr-defined]
-                          if isinstance(n, ast.Call))
-            if any(is_graph_op(name) for name in body_calls):
+            body_calls = (n for stmt in node.body for n in ctx.walk(stmt) if isinstance(n, ast.Call))  # type: ignore[attr-defined]
+            if any(is_graph_op(ctx.call_name(c)) or _iterator_read(c) for c in body_calls):
                 yield Hit(self.code, node.lineno, node.col_offset, node.lineno, node.col_offset + 4,  # type: ignore[attr-defined]
                           self.summary)
+
+
+def _iterator_read(call: ast.Call) -> bool:
+    """``it.get_next()``: a dataset iterator's read, whose OutOfRangeError comes at run time."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr in ("get_next", "get_next_as_optional")
 
 
 def _translates(handler: ast.ExceptHandler) -> bool:

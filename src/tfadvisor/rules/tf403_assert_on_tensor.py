@@ -17,14 +17,15 @@ class AssertOnTensor(Rule):
     code = "TF403"
     name = "assert-on-tensor"
     severity = Severity.WARNING
-    summary = "Python assert on a tensor in graph code becomes tf.Assert: it fails at run time and ignores -O"
+    summary = "Python assert on a tensor in graph code: TensorFlow 2.21 cannot trace it"
     why = """\
-AutoGraph converts `assert cond, msg` on a tensor into `tf.debugging.Assert`: it does not fail
-while tracing but when the graph runs, as `InvalidArgumentError: assertion failed: ...` raised at
-the call site, and it runs even under `python -O`, which strips every other assert. A message
-that is not a constant (an f-string that formats tensors) cannot become part of the graph and
-fails with `NotImplementedError`. Say what you mean: `tf.debugging.assert_greater(x, 0.0,
-message="x must be positive")`, or check static shapes with a plain Python assert on `x.shape`.
+A Python `assert cond, msg` on a tensor asks Python for the truth value of a symbolic tensor.
+Older AutoGraph turned it into `tf.debugging.Assert`; TensorFlow 2.21 does not, and tracing fails
+with `OperatorNotAllowedInGraphError: Using a symbolic tf.Tensor as a Python bool is not allowed`
+whether or not the condition holds (the conformance suite, tests/conformance/variants/tf403.py;
+analysis/autograph.py). Say what you mean: `tf.debugging.assert_greater(x, 0.0, message="x must be
+positive")`, which runs on every call, or check static shapes with a plain Python assert on
+`x.shape`.
 """
     bad = (
         """\
@@ -72,11 +73,6 @@ def flatten(x):
             is_tensor, deps = likely_tensor(ctx, node.test)
             if not is_tensor:
                 continue
-            msg = node.msg
-            if msg is not None and not isinstance(msg, ast.Constant):
-                text = ("assert on a tensor with a computed message: AutoGraph cannot put it in the graph "
-                        "(NotImplementedError); use tf.debugging.assert_* with a constant message")
-            else:
-                text = ("assert on a tensor becomes tf.Assert: it fails at run time (InvalidArgumentError) "
-                        "and runs even under python -O; use tf.debugging.assert_*")
+            text = ("assert on a tensor: Python needs its truth value while tracing "
+                    "(OperatorNotAllowedInGraphError in TensorFlow 2.21); use tf.debugging.assert_*")
             yield self.hit(node, text, depends_on=deps)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
+from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.project import Project
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import is_tf_function_decorated, likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -73,6 +76,24 @@ def total(xs):
     )
     scope = "project"
     transitive = False  # a recursive helper over Python structures runs fine inside a caller's graph
+
+    def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        """A helper that graph code calls and that calls itself under a tensor condition: it
+        recurses while tracing and never stops (tests/conformance/variants/tf404.py)."""
+        fn = ctx.function
+        if fn is None or is_tf_function_decorated(ctx, fn):
+            return  # a tf.function in the cycle: check_project
+        for call in ctx.scope.nodes(ast.Call):
+            if not (isinstance(call.func, ast.Name) and call.func.id == fn.name):
+                continue
+            for outer in ctx.enclosing(call):
+                if isinstance(outer, (ast.If, ast.While)):
+                    is_tensor, deps = likely_tensor(ctx, outer.test)
+                    if is_tensor:
+                        yield self.hit(fn, f"{fn.name} calls itself under a tensor condition (line {outer.lineno}): "
+                                           f"graph code traces the recursion, which never ends",
+                                       depends_on=tuple(d if d.startswith(("!", "?")) else f"!{d}" for d in deps))
+                        return
 
     def check_project(self, project: Project) -> Iterator[tuple[str, Hit]]:
         # Only cycles with a tf.function in them: that function is traced again at every level.

@@ -28,6 +28,23 @@ def _keras_run_eagerly(call: ast.Call) -> bool:
                     for k in call.keywords))
 
 
+def _switch_value(call: ast.Call) -> object:
+    args = [*call.args, *(k.value for k in call.keywords)]
+    return args[0].value if args and isinstance(args[0], ast.Constant) else None
+
+
+def _deliberate(ctx: ScopeContext, call: ast.Call) -> bool:
+    """A switch someone turns on on purpose: under an ``if`` (``if FLAGS.debug:``, an environment
+    variable), in a function named for debugging, or turned off again later in the same code."""
+    if any(isinstance(n, ast.If) for n in ctx.enclosing(call)):
+        return True
+    fn = ctx.function
+    if fn is not None and "debug" in fn.name.lower():
+        return True
+    return any(isinstance(other, ast.Call) and other.lineno > call.lineno and _switch_value(other) is False
+               and ctx.call_name(other) in _SWITCHES for other in ctx.scope.nodes(ast.Call))
+
+
 @register
 class EagerDebugLeftOn(Rule):
     code = "TF405"
@@ -39,8 +56,9 @@ class EagerDebugLeftOn(Rule):
 `tf.config.run_functions_eagerly(True)` is a debugging switch: from then on every `tf.function` in
 the process runs its Python code eagerly, call after call. It is handy to step through a function
 with a debugger, but left in committed code it silently removes every speed-up of graph mode (and
-hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag.
-Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
+hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag
+(one under an `if`, in a function named for debugging, or turned off again after it is not
+reported). Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
 `evaluate` and `predict` then run `train_step` eagerly, batch after batch.
 That one is set per model and is often meant (a `train_step` with eager-only code, a lesson that
 shows eager execution), so it is only a note.
@@ -84,6 +102,16 @@ tf.config.run_functions_eagerly(False)
 """,
         """\
 import tensorflow as tf
+from absl import flags
+
+FLAGS = flags.FLAGS
+
+def main():
+    if FLAGS.debug:
+        tf.config.run_functions_eagerly(True)
+""",
+        """\
+import tensorflow as tf
 
 model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
 model.compile(optimizer="adam", loss="mse", run_eagerly=False)
@@ -103,8 +131,7 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
                 yield self.hit(call, _KERAS_MESSAGE.format("compile(..., run_eagerly=True)"), speculative=True)
             if ctx.call_name(call) not in _SWITCHES:
                 continue
-            args = [*call.args, *(k.value for k in call.keywords)]
-            if args and isinstance(args[0], ast.Constant) and args[0].value is True:
+            if _switch_value(call) is True and not _deliberate(ctx, call):
                 yield self.hit(call)
         for node in ctx.scope.nodes(ast.Assign):
             assert isinstance(node, ast.Assign)

@@ -120,6 +120,8 @@ class Linear(tf.keras.layers.Layer):
             return
         if not _calls_sublayers(fn, ctx.scope.cls.node):
             return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
+        if _built_or_inference_only(ctx, ctx.scope.cls.node.name):
+            return  # built before training, or this program never asks for gradients (tests/conformance)
         # With a loop over tensors the decorator has a use (AutoGraph converts the loop when the
         # layer runs eagerly), and it breaks only if the layer is first built inside the trace,
         # which the code does not say: a note, not a warning.
@@ -128,6 +130,26 @@ class Linear(tf.keras.layers.Layer):
                                   f"are built inside this trace, and a custom training loop then gets no gradients "
                                   f"for them (Keras traces call itself in fit/predict); decorate the train step instead",
                        speculative=loop)
+
+
+_TRAINING = frozenset({"GradientTape", "gradient", "apply_gradients", "minimize", "fit", "train_on_batch"})
+
+
+def _built_or_inference_only(ctx: ScopeContext, cls: str) -> bool:
+    """The program that makes this class here builds it first (``model.build(shape)``: its weights
+    exist before the first traced call), or makes it and never computes gradients."""
+    root = module_scope(ctx.scope).node
+    made = building = training = False
+    for node in ast.walk(root):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        made = made or name == cls
+        building = building or (name == "build" and bool(node.args) and isinstance(func, ast.Attribute)
+                                and isinstance(func.value, ast.Name) and func.value.id != "self")
+        training = training or name in _TRAINING
+    return made and (building or not training)
 
 
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef) -> bool:

@@ -1,0 +1,147 @@
+"""TF101 python-scalar-argument: a Python number that changes from call to call retraces."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("step-counter-in-loop", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        def main():
+            return [train_step(tf.ones([2]), step) for step in range(8)][-1]
+        """, tf="retraces", real=True),
+    V("decayed-learning-rate", """
+        import tensorflow as tf
+
+        @tf.function
+        def update(w, lr):
+            return w - lr * tf.ones_like(w)
+
+        def main():
+            w, lr = tf.zeros([3]), 0.1
+            for epoch in range(6):
+                lr *= 0.9
+                w = update(w, lr)
+            return w
+        """, tf="retraces", real=True),
+    V("epoch-from-enumerate-over-dataset", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(batch, epoch):
+            return tf.reduce_sum(batch) + epoch
+
+        def main():
+            ds = tf.data.Dataset.range(12).map(lambda i: tf.cast(i, tf.float32)).batch(2)
+            out = 0.0
+            for i, batch in enumerate(ds):
+                out = step(batch, i)
+            return out
+        """, tf="retraces", real=True),
+    V("log-every-n-inside", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x, it):
+            if it % 2 == 0:
+                x = x * 2.0
+            return x + 1.0
+
+        def main():
+            x = tf.ones([2])
+            for it in range(10):
+                x = step(x, it)
+            return x
+        """, tf="retraces", real=True, note="the number only steers Python control flow: every value retraces anyway"),
+    V("constant-training-flag", """
+        import tensorflow as tf
+
+        @tf.function
+        def forward(x, training):
+            return x * 2.0 if training else x
+
+        def main():
+            return [forward(tf.ones([2]), True) for _ in range(10)][-1]
+        """, tf="same", real=True),
+    V("train-eval-alternating-flag", """
+        import tensorflow as tf
+
+        @tf.function
+        def forward(x, training):
+            return x * 0.5 if training else x
+
+        def main():
+            out = []
+            for epoch in range(6):
+                out.append(forward(tf.ones([2]), True))
+                out.append(forward(tf.ones([2]), False))
+            return out[-2:]
+        """, tf="same", real=True, note="two values, two graphs: what the flag is for"),
+    V("step-as-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        def main():
+            return [train_step(tf.ones([2]), tf.constant(step)) for step in range(8)][-1]
+        """, tf="same"),
+    V("step-from-tf-range", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        def main():
+            out = None
+            for step in tf.range(8):
+                out = train_step(tf.ones([2]), step)
+            return out
+        """, tf="same"),
+    V("keyword-scale-varies", """
+        import tensorflow as tf
+
+        @tf.function
+        def scale(x, factor=1.0):
+            return x * factor
+
+        def main():
+            out = None
+            for i in range(7):
+                out = scale(tf.ones([2]), factor=0.5 * i)
+            return out
+        """, tf="retraces"),
+    V("three-epochs-only", """
+        import tensorflow as tf
+
+        @tf.function
+        def run_epoch(x, epoch):
+            return x + epoch
+
+        def main():
+            out = None
+            for epoch in range(3):
+                out = run_epoch(tf.ones([2]), epoch)
+            return out
+        """, tf="same", note="three values trace three graphs: fewer than TensorFlow's retracing warning needs"),
+    V("fixed-batch-size-constant", """
+        import tensorflow as tf
+
+        BATCH = 4
+
+        @tf.function
+        def pad(x, size):
+            return tf.pad(x, [[0, size - 2]])
+
+        def main():
+            out = None
+            for _ in range(8):
+                out = pad(tf.ones([2]), BATCH)
+            return out
+        """, tf="same"),
+]

@@ -1,0 +1,140 @@
+"""TF102 function-created-repeatedly: a new tf.function object per iteration or per call."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("wrap-in-loop", """
+        import tensorflow as tf
+
+        def loss(x):
+            return tf.reduce_sum(x * x)
+
+        def main():
+            out = []
+            for i in range(6):
+                step = tf.function(loss)
+                out.append(step(tf.ones([2]) * i))
+            return out
+        """, tf="retraces", real=True),
+    V("lambda-per-call-in-loop", """
+        import tensorflow as tf
+
+        def predict(scale, x):
+            fast = tf.function(lambda v: v * scale)
+            return fast(x)
+
+        def main():
+            return [predict(2.0, tf.ones([2])) for _ in range(6)]
+        """, tf="retraces", real=True),
+    V("decorated-def-in-loop", """
+        import tensorflow as tf
+
+        def evaluate(batches):
+            out = []
+            for b in batches:
+                @tf.function
+                def score(v):
+                    return tf.reduce_mean(v)
+                out.append(score(b))
+            return out
+
+        def main():
+            return evaluate([tf.ones([3])] * 6)
+        """, tf="retraces", real=True),
+    V("wrap-once-at-module", """
+        import tensorflow as tf
+
+        def loss(x):
+            return tf.reduce_sum(x * x)
+
+        step = tf.function(loss)
+
+        def main():
+            return [step(tf.ones([2]) * i) for i in range(6)]
+        """, tf="same", real=True),
+    V("wrap-in-init", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.step = tf.function(self._step)
+
+            def _step(self, x):
+                return x * 2.0
+
+        def main():
+            t = Trainer()
+            return [t.step(tf.ones([2])) for _ in range(6)]
+        """, tf="same", real=True),
+    V("builder-called-once", """
+        import tensorflow as tf
+
+        def make_step(scale):
+            @tf.function
+            def step(x):
+                return x * scale
+            return step
+
+        def main():
+            step = make_step(3.0)
+            return [step(tf.ones([2])) for _ in range(6)]
+        """, tf="same", real=True, note="a factory that returns a tf.function, called once"),
+    V("new-shape-every-iteration", """
+        import tensorflow as tf
+
+        def total(x):
+            return tf.reduce_sum(x)
+
+        def main():
+            out = []
+            for n in range(1, 7):
+                out.append(tf.function(total)(tf.ones([n])))
+            return out
+        """, tf="same", real=True, note="issue 20: each call has a new shape, so each traces anyway"),
+    V("wrap-and-call-at-once-in-loop", """
+        import tensorflow as tf
+
+        def norm(x):
+            return tf.sqrt(tf.reduce_sum(x * x))
+
+        def main():
+            return [tf.function(norm)(tf.ones([3])) for _ in range(6)]
+        """, tf="retraces"),
+    V("per-host-functions-in-setup-loop", """
+        import tensorflow as tf
+
+        def main():
+            steps = []
+            for host in range(3):
+                @tf.function
+                def step(x, host=host):
+                    return x + host
+                steps.append(step)
+            out = []
+            for _ in range(4):
+                out.extend(s(tf.ones([2])) for s in steps)
+            return out
+        """, tf="same", real=True, note="a loop that sets up one function per host, each kept and called many times"),
+    V("lambda-in-function-called-twice", """
+        import tensorflow as tf
+
+        def export(x):
+            f = tf.function(lambda v: v + 1.0)
+            return f(x)
+
+        def main():
+            return [export(tf.ones([2])), export(tf.ones([2]))]
+        """, tf="same", note="two calls, two traces: fewer than TensorFlow's retracing warning needs"),
+    V("retrace-with-relaxed-option-in-loop", """
+        import tensorflow as tf
+
+        def loss(x):
+            return tf.reduce_mean(x)
+
+        def main():
+            out = []
+            for i in range(6):
+                out.append(tf.function(loss, reduce_retracing=True)(tf.ones([4])))
+            return out
+        """, tf="retraces"),
+]

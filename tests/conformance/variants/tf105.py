@@ -1,0 +1,150 @@
+"""TF105 stale-global: a global or closed-over name rebound after the first trace."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("rebound-between-calls", """
+        import tensorflow as tf
+
+        scale = 1.0
+
+        @tf.function
+        def apply(x):
+            return x * scale
+
+        a = apply(tf.ones([2]))
+        scale = 2.0
+        b = apply(tf.ones([2]))
+        """, tf="differs", real=True),
+    V("global-statement-in-schedule", """
+        import tensorflow as tf
+
+        learning_rate = 0.1
+
+        def decay():
+            global learning_rate
+            learning_rate *= 0.5
+
+        @tf.function
+        def update(w):
+            return w - learning_rate
+
+        def main():
+            out = []
+            for _ in range(3):
+                out.append(update(tf.ones([2])))
+                decay()
+            return out
+        """, tf="differs", real=True),
+    V("closure-rebound-after-def", """
+        import tensorflow as tf
+
+        def make():
+            offset = 0.0
+
+            @tf.function
+            def shifted(x):
+                return x + offset
+
+            first = shifted(tf.ones([2]))
+            offset = 1.0
+            return first, shifted(tf.ones([2]))
+
+        def main():
+            return make()
+        """, tf="differs"),
+    V("rebound-after-def-before-first-call", """
+        import tensorflow as tf
+
+        BATCH = 32
+
+        @tf.function
+        def scale(x):
+            return x * BATCH
+
+        BATCH = 64
+        out = [scale(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True, note="issue 20: the first trace already reads the new value"),
+    V("notebook-cells-redefine-then-call", """
+        import tensorflow as tf
+
+        epochs = 2
+
+        @tf.function
+        def train(x):
+            return x * epochs
+
+        epochs = 5
+        hist = train(tf.ones([2]))
+        hist2 = train(tf.ones([2]))
+        """, tf="same", real=True, note="a notebook that sets a hyper-parameter again before the first run"),
+    V("variable-assign", """
+        import tensorflow as tf
+
+        scale = tf.Variable(1.0)
+
+        @tf.function
+        def apply(x):
+            return x * scale
+
+        a = apply(tf.ones([2]))
+        scale.assign(2.0)
+        b = apply(tf.ones([2]))
+        """, tf="same", real=True),
+    V("constant-set-twice-at-top", """
+        import tensorflow as tf
+
+        UNITS = 4
+        UNITS = 8
+
+        @tf.function
+        def apply(x):
+            return tf.reshape(x, [-1, UNITS])
+
+        out = apply(tf.ones([16]))
+        """, tf="same"),
+    V("rebound-after-last-call", """
+        import tensorflow as tf
+
+        optimizer_lr = 0.1
+
+        @tf.function
+        def step(w):
+            return w - optimizer_lr
+
+        out = [step(tf.ones([2])) for _ in range(3)]
+        optimizer_lr = 0.01
+        """, tf="same", real=True, note="the new value is never read by a later call"),
+    V("rebound-in-loop-between-calls", """
+        import tensorflow as tf
+
+        threshold = 0.5
+
+        @tf.function
+        def clip(x):
+            return tf.minimum(x, threshold)
+
+        out = []
+        for t in (0.5, 0.25, 0.125):
+            threshold = t
+            out.append(clip(tf.ones([2])))
+        """, tf="differs", real=True),
+    V("lazy-cache-filled-once", """
+        import tensorflow as tf
+
+        _TABLE = None
+
+        def table():
+            global _TABLE
+            if _TABLE is None:
+                _TABLE = [1.0, 2.0]
+            return _TABLE
+
+        @tf.function
+        def lookup(i):
+            return tf.gather(table(), i)
+
+        def main():
+            return [lookup(tf.constant(1)) for _ in range(3)]
+        """, tf="same", real=True),
+]

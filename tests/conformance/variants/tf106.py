@@ -1,0 +1,187 @@
+"""TF106 stale-attribute: a plain Python attribute changed after the first trace."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("bias-bumped-outside", """
+        import tensorflow as tf
+
+        class Model(tf.Module):
+            def __init__(self):
+                self.bias = 0.0
+
+            @tf.function
+            def __call__(self, x):
+                return x + self.bias
+
+        model = Model()
+        a = model(tf.ones([2]))
+        model.bias += 5.0
+        b = model(tf.ones([2]))
+        """, tf="differs", real=True),
+    V("annealed-by-method", """
+        import tensorflow as tf
+
+        class Scaler:
+            def __init__(self):
+                self.factor = 1.0
+
+            def anneal(self):
+                self.factor = self.factor * 0.5
+
+            @tf.function
+            def apply(self, x):
+                return x * self.factor
+
+        def main():
+            s = Scaler()
+            out = []
+            for _ in range(3):
+                out.append(s.apply(tf.ones([2])))
+                s.anneal()
+            return out
+        """, tf="differs", real=True),
+    V("variable-attribute", """
+        import tensorflow as tf
+
+        class Model(tf.Module):
+            def __init__(self):
+                self.bias = tf.Variable(0.0)
+
+            @tf.function
+            def __call__(self, x):
+                return x + self.bias
+
+        model = Model()
+        a = model(tf.ones([2]))
+        model.bias.assign_add(5.0)
+        b = model(tf.ones([2]))
+        """, tf="same", real=True),
+    V("never-changed", """
+        import tensorflow as tf
+
+        class Scaler:
+            def __init__(self):
+                self.factor = 2.0
+
+            @tf.function
+            def apply(self, x):
+                return x * self.factor
+
+        def main():
+            s = Scaler()
+            return [s.apply(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("set-before-first-call", """
+        import tensorflow as tf
+
+        class Agent:
+            def __init__(self):
+                self.gamma = 0.9
+
+            def configure(self, gamma):
+                self.gamma = gamma
+
+            @tf.function
+            def discount(self, r):
+                return r * self.gamma
+
+        def main():
+            agent = Agent()
+            agent.configure(0.99)
+            return [agent.discount(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True, note="configured once, before the first call"),
+    V("changed-on-another-instance", """
+        import tensorflow as tf
+
+        class Scaler:
+            def __init__(self):
+                self.factor = 1.0
+
+            @tf.function
+            def apply(self, x):
+                return x * self.factor
+
+        def main():
+            a, b = Scaler(), Scaler()
+            first = a.apply(tf.ones([2]))
+            b.factor = 3.0
+            return first, a.apply(tf.ones([2])), b.apply(tf.ones([2]))
+        """, tf="same", note="the other instance's method traces for that instance and reads its value"),
+    V("epoch-counter-read-in-step", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.epoch = 0
+
+            @tf.function
+            def step(self, x):
+                return x * (1.0 + self.epoch)
+
+            def fit(self):
+                out = []
+                for _ in range(3):
+                    out.append(self.step(tf.ones([2])))
+                    self.epoch += 1
+                return out
+
+        def main():
+            return Trainer().fit()
+        """, tf="differs", real=True),
+    V("attribute-written-inside-step", """
+        import tensorflow as tf
+
+        class Counter:
+            def __init__(self):
+                self.scale = 1.0
+
+            @tf.function
+            def step(self, x):
+                self.scale = 2.0
+                return x * self.scale
+
+        def main():
+            c = Counter()
+            return [c.step(tf.ones([2])) for _ in range(3)]
+        """, tf="same", note="written before it is read in the same trace: the graph uses the value it set"),
+    V("flag-switched-between-phases", """
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self):
+                self.dropout = 0.5
+
+            def freeze(self):
+                self.dropout = 0.0
+
+            @tf.function
+            def forward(self, x):
+                return x * (1.0 - self.dropout)
+
+        def main():
+            n = Net()
+            a = n.forward(tf.ones([2]))
+            n.freeze()
+            return a, n.forward(tf.ones([2]))
+        """, tf="differs", real=True),
+    V("temperature-lowered-by-loop", """
+        import tensorflow as tf
+
+        class Sampler:
+            def __init__(self):
+                self.temperature = 1.0
+
+            @tf.function
+            def logits(self, x):
+                return x / self.temperature
+
+        def main():
+            s = Sampler()
+            out = []
+            for t in (1.0, 0.5, 0.25):
+                s.temperature = t
+                out.append(s.logits(tf.ones([2])))
+            return out
+        """, tf="differs", real=True),
+]

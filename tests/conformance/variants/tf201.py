@@ -1,0 +1,131 @@
+"""TF201 print-in-graph: Python print runs once per trace and shows symbolic tensors."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("print-loss-in-train-step", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            loss = tf.reduce_sum(x * x)
+            print("loss", loss)
+            return loss
+
+        def main():
+            return [train_step(tf.ones([2])) for _ in range(3)]
+        """, tf="differs", real=True),
+    V("print-in-helper-called-from-graph", """
+        import tensorflow as tf
+
+        def log(value):
+            print("value:", value)
+
+        @tf.function
+        def step(x):
+            y = tf.nn.relu(x)
+            log(y)
+            return y
+
+        def main():
+            return [step(tf.ones([2])) for _ in range(2)]
+        """, tf="differs", real=True),
+    V("tf-print-instead", """
+        import sys
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            loss = tf.reduce_sum(x * x)
+            tf.print("loss", loss, output_stream=sys.stdout)
+            return loss
+
+        def main():
+            return [train_step(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("print-in-eager-report", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            return x * 2.0
+
+        def report(history):
+            print("epochs run:", len(history))
+
+        def main():
+            h = [step(tf.ones([2])) for _ in range(3)]
+            report(h)
+            return h
+        """, tf="same", real=True),
+    V("print-epoch-number-in-step", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_epoch(x, epoch):
+            print("epoch", epoch)
+            return x * 2.0
+
+        def main():
+            return [train_epoch(tf.ones([2]), tf.constant(e)) for e in range(3)]
+        """, tf="differs", real=True),
+    V("print-shape-once-single-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def encode(x):
+            print("input shape", x.shape)
+            return tf.nn.relu(x)
+
+        def main():
+            return encode(tf.ones([2, 3]))
+        """, tf="same", real=True, note="a static value printed by a function called once: the same text"),
+    V("print-static-text-once", """
+        import tensorflow as tf
+
+        @tf.function
+        def build(x):
+            print("building the graph")
+            return x + 1.0
+
+        def main():
+            return build(tf.ones([2]))
+        """, tf="same"),
+    V("print-f-string-of-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            m = tf.reduce_mean(x)
+            print(f"mean={m}")
+            return m
+
+        def main():
+            return step(tf.ones([4]))
+        """, tf="differs", real=True),
+    V("print-python-int-arg-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x, n):
+            print("n =", n)
+            return x * n
+
+        def main():
+            return [step(tf.ones([2]), 3) for _ in range(3)]
+        """, tf="differs", note="one trace, three calls: printed once instead of three times"),
+    V("print-in-python-unrolled-loop-of-keras-model", """
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+
+        @tf.function
+        def predict(x):
+            y = model(x)
+            print("prediction", y)
+            return y
+
+        def main():
+            return [predict(tf.ones([1, 2])) for _ in range(2)]
+        """, tf="differs", real=True),
+]

@@ -1,0 +1,170 @@
+"""TF202 python-state-mutation: Python state changed in graph code runs only while tracing."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("append-loss-to-global-history", """
+        import tensorflow as tf
+
+        history = []
+
+        @tf.function
+        def train_step(x):
+            loss = tf.reduce_mean(x)
+            history.append(loss)
+            return loss
+
+        def main():
+            for _ in range(3):
+                train_step(tf.ones([2]))
+            return len(history)
+        """, tf="differs", real=True),
+    V("self-counter-increment", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.steps = 0
+
+            @tf.function
+            def step(self, x):
+                self.steps += 1
+                return tf.reduce_sum(x)
+
+        def main():
+            t = Trainer()
+            for _ in range(3):
+                t.step(tf.ones([2]))
+            return t.steps
+        """, tf="differs", real=True),
+    V("local-list-stacked", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            losses = []
+            for i in range(3):
+                losses.append(tf.reduce_mean(x) * i)
+            return tf.add_n(losses)
+
+        def main():
+            return [train_step(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("variable-counter", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.steps = tf.Variable(0)
+
+            @tf.function
+            def step(self, x):
+                self.steps.assign_add(1)
+                return tf.reduce_sum(x)
+
+        def main():
+            t = Trainer()
+            for _ in range(3):
+                t.step(tf.ones([2]))
+            return t.steps
+        """, tf="same", real=True),
+    V("global-counter-statement", """
+        import tensorflow as tf
+
+        calls = 0
+
+        @tf.function
+        def step(x):
+            global calls
+            calls += 1
+            return x * 2.0
+
+        def main():
+            for _ in range(3):
+                step(tf.ones([2]))
+            return calls
+        """, tf="differs", real=True),
+    V("dict-cache-of-python-values", """
+        import tensorflow as tf
+
+        stats = {}
+
+        @tf.function
+        def step(x, name):
+            stats[name] = stats.get(name, 0) + 1
+            return x + 1.0
+
+        def main():
+            for _ in range(3):
+                step(tf.ones([2]), "a")
+            return stats
+        """, tf="differs"),
+    V("local-dict-of-outputs", """
+        import tensorflow as tf
+
+        @tf.function
+        def heads(x):
+            out = {}
+            out["mean"] = tf.reduce_mean(x)
+            out["max"] = tf.reduce_max(x)
+            return out
+
+        def main():
+            return [heads(tf.ones([3])) for _ in range(2)]
+        """, tf="same", real=True),
+    V("create-once-guard", """
+        import tensorflow as tf
+
+        class Dense:
+            def __init__(self):
+                self.w = None
+
+            @tf.function
+            def __call__(self, x):
+                if self.w is None:
+                    self.w = tf.Variable(tf.ones([2, 2]))
+                return tf.matmul(x, self.w)
+
+        def main():
+            d = Dense()
+            return [d(tf.ones([1, 2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("nonlocal-counter-in-closure", """
+        import tensorflow as tf
+
+        def make():
+            count = 0
+
+            @tf.function
+            def step(x):
+                nonlocal count
+                count += 1
+                return x * 2.0
+
+            for _ in range(3):
+                step(tf.ones([2]))
+            return count
+
+        def main():
+            return make()
+        """, tf="differs"),
+    V("self-list-of-losses-appended", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.losses = []
+
+            @tf.function
+            def step(self, x):
+                loss = tf.reduce_sum(x)
+                self.losses.append(loss)
+                return loss
+
+        def main():
+            t = Trainer()
+            for _ in range(3):
+                t.step(tf.ones([2]))
+            return len(t.losses)
+        """, tf="differs", real=True),
+]

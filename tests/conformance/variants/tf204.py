@@ -1,0 +1,164 @@
+"""TF204 leaked-tensor: a tensor of graph code kept outside the call and used after it."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("global-cache-printed-after", """
+        import tensorflow as tf
+
+        cache = None
+
+        @tf.function
+        def encode(x):
+            global cache
+            cache = tf.nn.relu(x)
+            return x
+
+        def main():
+            encode(tf.ones([2]))
+            return cache + 1.0
+        """, tf="raises", real=True),
+    V("last-loss-on-self-read-later", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.last_loss = None
+
+            @tf.function
+            def step(self, x):
+                loss = tf.reduce_mean(x * x)
+                self.last_loss = loss
+                return loss
+
+        def main():
+            t = Trainer()
+            t.step(tf.ones([2]))
+            return float(t.last_loss)
+        """, tf="raises", real=True),
+    V("variable-assign-instead", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.last_loss = tf.Variable(0.0)
+
+            @tf.function
+            def step(self, x):
+                loss = tf.reduce_mean(x * x)
+                self.last_loss.assign(loss)
+                return loss
+
+        def main():
+            t = Trainer()
+            t.step(tf.ones([2]))
+            return float(t.last_loss)
+        """, tf="same", real=True),
+    V("seed-tensor-on-self-read-in-same-trace", """
+        import tensorflow as tf
+
+        class C:
+            @tf.function
+            def f(self):
+                self.a = tf.constant(0)
+                if tf.constant(True):
+                    self.a += 1
+                return self.a
+
+        def main():
+            c = C()
+            return c.f()
+        """, tf="same", real=True),
+    V("metric-state-attribute-between-methods", """
+        import tensorflow as tf
+
+        class Metric:
+            def __init__(self):
+                self.total = tf.Variable(0.0)
+
+            @tf.function
+            def update(self, x):
+                self.distances = tf.reduce_mean(x)
+                self.total.assign_add(self.distances)
+
+            def result(self):
+                return self.total
+
+        def main():
+            m = Metric()
+            m.update(tf.ones([2]))
+            return m.result()
+        """, tf="same", real=True, note="the tensor is kept on self but only read inside the trace"),
+    V("appended-to-global-list-then-stacked", """
+        import tensorflow as tf
+
+        outputs = []
+
+        @tf.function
+        def step(x):
+            y = x * 2.0
+            outputs.append(y)
+            return y
+
+        def main():
+            step(tf.ones([2]))
+            return tf.stack(outputs)
+        """, tf="raises", real=True),
+    V("returned-not-stored", """
+        import tensorflow as tf
+
+        @tf.function
+        def encode(x):
+            return tf.nn.relu(x)
+
+        def main():
+            cache = encode(tf.ones([2]))
+            return cache + 1.0
+        """, tf="same", real=True),
+    V("stored-on-self-never-read", """
+        import tensorflow as tf
+
+        class Layer:
+            @tf.function
+            def call(self, x):
+                self.debug_out = x * 2.0
+                return x + 1.0
+
+        def main():
+            layer = Layer()
+            return layer.call(tf.ones([2]))
+        """, tf="same", note="nothing reads it, but the object's state holds a symbolic tensor"),
+    V("attention-weights-kept-for-plot", """
+        import tensorflow as tf
+
+        class Attention:
+            def __init__(self):
+                self.weights = None
+
+            @tf.function
+            def __call__(self, q, k):
+                w = tf.nn.softmax(tf.matmul(q, k, transpose_b=True))
+                self.weights = w
+                return tf.matmul(w, k)
+
+        def main():
+            att = Attention()
+            att(tf.ones([1, 2]), tf.ones([3, 2]))
+            return att.weights.numpy()
+        """, tf="raises", real=True),
+    V("global-assign-of-python-value", """
+        import tensorflow as tf
+
+        traced = False
+
+        @tf.function
+        def step(x):
+            global traced
+            traced = True
+            return x * 2.0
+
+        def main():
+            step(tf.ones([2]))
+            return traced
+        """, tf="same"),
+]

@@ -1,0 +1,225 @@
+"""TF206 eager-only-call: .numpy(), NumPy on a tensor, float()/int() where AutoGraph cannot convert them."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("numpy-method-in-metric", """
+        import tensorflow as tf
+
+        @tf.function
+        def accuracy(logits, labels):
+            hits = tf.equal(tf.argmax(logits, 1), labels)
+            return hits.numpy().mean()
+
+        def main():
+            return accuracy(tf.ones([2, 3]), tf.constant([0, 0], tf.int64))
+        """, tf="raises", real=True),
+    V("np-max-on-tensor", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def normalise(x):
+            y = tf.abs(x)
+            return y / np.max(y)
+
+        def main():
+            return normalise(tf.constant([1.0, -2.0]))
+        """, tf="raises", real=True),
+    V("float-of-tensor-autograph", """
+        import tensorflow as tf
+
+        @tf.function
+        def loss_value(x):
+            return float(tf.reduce_sum(x)) * 2.0
+
+        def main():
+            return loss_value(tf.ones([3]))
+        """, tf="same", real=True, note="issue 20: AutoGraph converts float(t) to a cast"),
+    V("int-of-tensor-mixed-with-float", """
+        import tensorflow as tf
+
+        @tf.function
+        def count(x):
+            n = int(tf.reduce_sum(tf.cast(x > 0, tf.int32)))
+            return tf.zeros([2]) + n
+
+        def main():
+            return count(tf.constant([1.0, -1.0, 2.0]))
+        """, tf="raises", real=True, note="AutoGraph converts int(t) to a cast: an int32 tensor, not a Python int, so adding it to floats fails",
+      known="int(t) itself works; the dtype clash after it is no eager-only call"),
+    V("float-of-tensor-autograph-off", """
+        import tensorflow as tf
+
+        @tf.function(autograph=False)
+        def loss_value(x):
+            return float(tf.reduce_sum(x)) * 2.0
+
+        def main():
+            return loss_value(tf.ones([3]))
+        """, tf="raises", real=True, note="without AutoGraph, float() asks Python for the value"),
+    V("numpy-in-eager-report", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            return tf.reduce_mean(x)
+
+        def main():
+            value = step(tf.ones([2]))
+            return value.numpy()
+        """, tf="same", real=True),
+    V("np-size-on-tensor", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def mean(x):
+            return tf.reduce_sum(x) / np.size(x)
+
+        def main():
+            return mean(tf.ones([4]))
+        """, tf="raises", note="NumPy converts its argument to an array first"),
+    V("float-of-python-number", """
+        import tensorflow as tf
+
+        @tf.function
+        def scale(x, factor):
+            return x * float(factor)
+
+        def main():
+            return scale(tf.ones([2]), 3)
+        """, tf="same", real=True),
+    V("item-on-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def first(x):
+            return x[0].numpy().item()
+
+        def main():
+            return first(tf.ones([2]))
+        """, tf="raises"),
+    V("np-array-of-tensor", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def to_numpy(x):
+            return np.array(x) * 2
+
+        def main():
+            return to_numpy(tf.ones([2]))
+        """, tf="raises", real=True),
+    V("int-of-shape-dim", """
+        import tensorflow as tf
+
+        @tf.function
+        def half(x):
+            n = int(x.shape[0])
+            return x[: n // 2]
+
+        def main():
+            return half(tf.ones([4]))
+        """, tf="same", real=True),
+    V("int-of-tensor-used-as-range-bound", """
+        import tensorflow as tf
+
+        @tf.function
+        def repeat(x, n):
+            total = x
+            for _ in range(int(n)):
+                total += x
+            return total
+
+        def main():
+            return repeat(tf.ones([2]), tf.constant(3))
+        """, tf="same", real=True, note="int(t) becomes a cast, and range(t) a tf.range loop"),
+    V("numpy-of-loss-for-logging-in-step", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            loss = tf.reduce_mean(x * x)
+            log = {"loss": loss.numpy()}
+            return loss, log["loss"]
+
+        def main():
+            return train_step(tf.ones([2]))
+        """, tf="raises", real=True),
+    V("np-mean-on-predictions", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def score(p):
+            return np.mean(p)
+
+        def main():
+            return score(tf.ones([3]))
+        """, tf="raises", real=True),
+    V("np-constant-only", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def scale(x):
+            return x * np.sqrt(2.0).astype(np.float32)
+
+        def main():
+            return scale(tf.ones([2]))
+        """, tf="same", real=True),
+    V("float-of-reduce-in-condition", """
+        import tensorflow as tf
+
+        @tf.function
+        def clip(x):
+            m = float(tf.reduce_max(x))
+            return x / m
+
+        def main():
+            return clip(tf.constant([1.0, 2.0]))
+        """, tf="same", real=True),
+    V("numpy-on-eager-result-outside", """
+        import tensorflow as tf
+
+        @tf.function
+        def predict(x):
+            return x * 2.0
+
+        def main():
+            return [predict(tf.ones([2])).numpy().tolist() for _ in range(2)]
+        """, tf="same", real=True),
+    V("np-argmax-on-logits", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def classify(logits):
+            return np.argmax(logits, axis=-1)
+
+        def main():
+            return classify(tf.constant([[0.1, 0.9]]))
+        """, tf="raises", real=True),
+    V("int-of-python-len", """
+        import tensorflow as tf
+
+        @tf.function
+        def first_half(xs):
+            n = int(len(xs) / 2)
+            return tf.add_n(xs[:n])
+
+        def main():
+            return first_half([tf.ones([2])] * 4)
+        """, tf="same", real=True),
+    V("tolist-on-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def to_list(x):
+            return x.numpy().tolist()
+
+        def main():
+            return to_list(tf.ones([2]))
+        """, tf="raises"),
+]

@@ -1,0 +1,157 @@
+"""TF305 iterate-tensor: Python iterating a symbolic tensor (comprehension, unpacking, list(), zip())."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("stack-comprehension-over-tensor-param", """
+        import tensorflow as tf
+
+        @tf.function
+        def row_sums(x):
+            return tf.stack([tf.reduce_sum(r) for r in x])
+
+        def main():
+            return row_sums(tf.ones([3, 2]))
+        """, tf="raises", real=True,
+      note="issue 20's missed case: the only call passes a tensor"),
+]
+
+VARIANTS += [
+    V("unpack-shape", """
+        import tensorflow as tf
+
+        @tf.function
+        def resize_half(image):
+            h, w = tf.shape(image)[:2]
+            return tf.image.resize(image, [h // 2, w // 2])
+
+        def main():
+            return resize_half(tf.ones([4, 4, 1]))
+        """, tf="raises", real=True),
+    V("index-shape-instead", """
+        import tensorflow as tf
+
+        @tf.function
+        def resize_half(image):
+            shape = tf.shape(image)
+            h, w = shape[0], shape[1]
+            return tf.image.resize(image, [h // 2, w // 2])
+
+        def main():
+            return resize_half(tf.ones([4, 4, 1]))
+        """, tf="same", real=True),
+    V("concat-of-comprehension-over-old-binding", """
+        import tensorflow as tf
+
+        def f(v):
+            return v * 2.0
+
+        @tf.function
+        def expand(x):
+            x = tf.concat([f(v) for v in x], 0)
+            return x
+
+        def main():
+            return expand([tf.ones([2]), tf.ones([3])])
+        """, tf="same", real=True, note="issue 20: the comprehension iterates the old binding, a list"),
+    V("comprehension-over-unstack", """
+        import tensorflow as tf
+
+        @tf.function
+        def norms(m):
+            return tf.stack([tf.norm(row) for row in tf.unstack(m, num=3)])
+
+        def main():
+            return norms(tf.ones([3, 2]))
+        """, tf="same", real=True),
+    V("zip-tensor-and-list", """
+        import tensorflow as tf
+
+        @tf.function
+        def pairs(x, ys):
+            a = tf.abs(x)
+            return [u * v for u, v in zip(a, ys)]
+
+        def main():
+            return pairs(tf.ones([2]), [1.0, 2.0])
+        """, tf="raises", real=True),
+    V("zip-list-params-decoding", """
+        import tensorflow as tf
+
+        @tf.function
+        def decode(types, features):
+            out = []
+            for dtype, feature in zip(types, features):
+                out.append(tf.cast(feature, dtype))
+            return out
+
+        def main():
+            return decode([tf.int32, tf.float32], [tf.ones([2]), tf.ones([2])])
+        """, tf="same", real=True),
+    V("list-of-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def first(x):
+            items = list(tf.reshape(x, [-1]))
+            return items[0]
+
+        def main():
+            return first(tf.ones([2, 2]))
+        """, tf="raises", real=True),
+    V("for-statement-over-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def total(x):
+            s = tf.constant(0.0)
+            for r in x:
+                s += tf.reduce_sum(r)
+            return s
+
+        def main():
+            return total(tf.ones([3, 2]))
+        """, tf="same", real=True, note="a for statement over a tensor becomes a TensorFlow loop"),
+    V("comprehension-over-python-list-param", """
+        import tensorflow as tf
+
+        @tf.function
+        def sums(xs):
+            return tf.stack([tf.reduce_sum(x) for x in xs])
+
+        def main():
+            return sums([tf.ones([2]), tf.ones([2])])
+        """, tf="same", real=True),
+    V("unpack-split-result", """
+        import tensorflow as tf
+
+        @tf.function
+        def halves(x):
+            a, b = tf.split(x, 2)
+            return a + b
+
+        def main():
+            return halves(tf.ones([4]))
+        """, tf="same", real=True),
+    V("unpack-static-shape", """
+        import tensorflow as tf
+
+        @tf.function
+        def area(x):
+            h, w = x.shape
+            return x * (h * w)
+
+        def main():
+            return area(tf.ones([2, 3]))
+        """, tf="same", real=True),
+    V("enumerate-over-tensor-comprehension", """
+        import tensorflow as tf
+
+        @tf.function
+        def weighted(x):
+            return tf.add_n([v * i for i, v in enumerate(x)])
+
+        def main():
+            return weighted(tf.ones([3]))
+        """, tf="raises"),
+]

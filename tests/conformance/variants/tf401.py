@@ -1,0 +1,141 @@
+"""TF401 variable-per-call: a variable (or a Keras layer with weights) made on every call."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("variable-in-body", """
+        import tensorflow as tf
+
+        @tf.function
+        def f(x):
+            v = tf.Variable(1.0)
+            return x + v
+
+        def main():
+            return [f(tf.ones([2])) for _ in range(2)]
+        """, tf="raises", real=True, note="the seed's first example"),
+    V("dense-in-predict", """
+        import tensorflow as tf
+
+        @tf.function
+        def predict(x):
+            layer = tf.keras.layers.Dense(4)
+            return layer(x)
+
+        def main():
+            return [predict(tf.ones([1, 2])) for _ in range(2)]
+        """, tf="raises", real=True),
+    V("guarded-on-self", """
+        import tensorflow as tf
+
+        class C:
+            def __init__(self):
+                self.v = None
+
+            @tf.function
+            def f(self, x):
+                if self.v is None:
+                    self.v = tf.Variable(1.0)
+                return x + self.v
+
+        def main():
+            c = C()
+            return [c.f(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("layer-at-module", """
+        import tensorflow as tf
+
+        dense = tf.keras.layers.Dense(4, kernel_initializer="ones")
+
+        @tf.function
+        def predict(x):
+            return dense(x)
+
+        def main():
+            return [predict(tf.ones([1, 2])) for _ in range(2)]
+        """, tf="same", real=True),
+    V("variable-called-once", """
+        import tensorflow as tf
+
+        @tf.function
+        def init(x):
+            v = tf.Variable(2.0)
+            return x * v
+
+        def main():
+            return init(tf.ones([2]))
+        """, tf="raises", note="the first call may create variables"),
+    V("dropout-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def regularise(x):
+            return tf.keras.layers.Dropout(0.5)(x, training=False)
+
+        def main():
+            return [regularise(tf.ones([2])) for _ in range(2)]
+        """, tf="raises", real=True, note="a layer without weights creates no variable"),
+    V("variable-in-helper-of-step", """
+        import tensorflow as tf
+
+        def make_bias():
+            return tf.Variable(tf.zeros([2]))
+
+        @tf.function
+        def step(x):
+            b = make_bias()
+            return x + b
+
+        def main():
+            return [step(tf.ones([2])) for _ in range(2)]
+        """, tf="raises", real=True),
+    V("optimizer-made-in-step", """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+
+        @tf.function
+        def step(x):
+            opt = tf.keras.optimizers.SGD(0.1)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * x)
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+            return loss
+
+        def main():
+            return [step(tf.ones([2])) for _ in range(2)]
+        """, tf="raises", real=True),
+    V("variables-in-init", """
+        import tensorflow as tf
+
+        class Model(tf.Module):
+            def __init__(self):
+                self.w = tf.Variable(2.0)
+
+            @tf.function
+            def __call__(self, x):
+                return x * self.w
+
+        def main():
+            m = Model()
+            return [m(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+    V("variable-in-init-scope", """
+        import tensorflow as tf
+
+        class Model:
+            def __init__(self):
+                self.w = None
+
+            @tf.function
+            def __call__(self, x):
+                if self.w is None:
+                    with tf.init_scope():
+                        self.w = tf.Variable(3.0)
+                return x * self.w
+
+        def main():
+            m = Model()
+            return [m(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
+]

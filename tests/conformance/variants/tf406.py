@@ -1,0 +1,172 @@
+"""TF406 decorated-keras-call: @tf.function on a Keras call whose sublayers build on first call."""
+
+from conformance.variant import V
+
+_LOOP = """
+        model = {model}
+        opt = tf.keras.optimizers.SGD(0.01)
+
+        def main():
+            x, y = tf.ones([4, 3]), tf.zeros([4, 1])
+            for _ in range(2):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                opt.apply_gradients(zip(grads, model.trainable_variables))
+            return float(loss) >= 0.0
+"""
+
+VARIANTS = [
+    V("mlp-call-decorated-custom-loop", """
+        import tensorflow as tf
+
+        class MLP(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8, activation="relu")
+                self.out = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+        """ + _LOOP.format(model="MLP()"), tf="raises", real=True),
+    V("layer-call-decorated-with-options", """
+        import tensorflow as tf
+
+        class Block(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            @tf.function(reduce_retracing=True)
+            def call(self, inputs):
+                return tf.nn.relu(self.dense(inputs))
+        """ + _LOOP.format(model="tf.keras.Sequential([Block()])"), tf="raises", real=True),
+    V("undecorated-call-decorated-step", """
+        import tensorflow as tf
+
+        class MLP(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(x)
+        """ + _LOOP.format(model="MLP()"), tf="same", real=True),
+    V("module-call-with-own-variable", """
+        import tensorflow as tf
+
+        class Scaler(tf.Module):
+            def __init__(self):
+                self.w = tf.Variable(2.0)
+
+            @tf.function
+            def call(self, x):
+                return x * self.w
+
+        def main():
+            s = Scaler()
+            return s.call(tf.ones([2]))
+        """, tf="same", real=True),
+    V("weights-in-build", """
+        import tensorflow as tf
+
+        class Linear(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self.w = self.add_weight(shape=(input_shape[-1], 1), initializer="ones")
+
+            @tf.function
+            def call(self, x):
+                return tf.matmul(x, self.w)
+        """ + _LOOP.format(model="tf.keras.Sequential([Linear()])"), tf="same", real=True),
+    V("sublayers-built-before-loop", """
+        import tensorflow as tf
+
+        class MLP(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.out = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.out(x)
+
+        model = MLP()
+        model.build((None, 3))
+        opt = tf.keras.optimizers.SGD(0.01)
+
+        def main():
+            x, y = tf.ones([4, 3]), tf.zeros([4, 1])
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(model(x) - y))
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return float(loss) >= 0.0
+        """, tf="same", note="built before the training loop: the weights exist before the first traced call"),
+    V("decorated-call-used-only-for-inference", """
+        import tensorflow as tf
+
+        class MLP(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.out = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+            @tf.function
+            def call(self, x):
+                return self.out(x)
+
+        def main():
+            model = MLP()
+            return [model(tf.ones([2, 3])) for _ in range(2)]
+        """, tf="same", real=True, note="no gradients asked for: inference works"),
+    V("weights-in-init-add-weight", """
+        import tensorflow as tf
+
+        class Scale(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.w = self.add_weight(shape=(1,), initializer="ones")
+
+            @tf.function
+            def call(self, x):
+                return x * self.w
+        """ + _LOOP.format(model="tf.keras.Sequential([tf.keras.Input((3,)), Scale()])"), tf="same", real=True),
+    V("conv-model-call-decorated", """
+        import tensorflow as tf
+
+        class ConvNet(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.flat = tf.keras.layers.Flatten()
+                self.fc = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.fc(self.flat(x))
+        """ + _LOOP.format(model="ConvNet()"), tf="raises", real=True),
+    V("decorated-train-step-method-not-call", """
+        import tensorflow as tf
+
+        class Trainer(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(x)
+
+            @tf.function
+            def step(self, x, y, opt):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self(x) - y))
+                grads = tape.gradient(loss, self.trainable_variables)
+                opt.apply_gradients(zip(grads, self.trainable_variables))
+                return loss
+
+        def main():
+            t = Trainer()
+            t(tf.ones([1, 3]))
+            opt = tf.keras.optimizers.SGD(0.01)
+            return [float(t.step(tf.ones([4, 3]), tf.zeros([4, 1]), opt)) >= 0.0 for _ in range(2)]
+        """, tf="same", real=True),
+]

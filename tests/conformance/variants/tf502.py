@@ -1,0 +1,220 @@
+"""TF502 redundant-decorator: a tf.function with no tensor work."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("string-formatting", """
+        import tensorflow as tf
+
+        @tf.function
+        def describe(name, count):
+            return tf.constant(f"{name}: {count} items")
+
+        def main():
+            return describe("train", 3)
+        """, tf="empty", real=True,
+      known="tf.constant of a Python string counts as tensor work for the analysis: the verdict stays keep"),
+    V("python-max", """
+        import tensorflow as tf
+
+        @tf.function
+        def epochs_left(done, total):
+            return max(total - done, 0)
+
+        def main():
+            return epochs_left(3, 10)
+        """, tf="empty", real=True),
+    V("real-loss", """
+        import tensorflow as tf
+
+        @tf.function
+        def loss(y_true, y_pred):
+            return tf.reduce_mean(tf.square(y_true - y_pred))
+
+        def main():
+            return loss(tf.ones([2]), tf.zeros([2]))
+        """, tf="same", real=True),
+    V("returns-config-dict", """
+        import tensorflow as tf
+
+        @tf.function
+        def config(rate):
+            return {"rate": rate, "steps": 10}
+
+        def main():
+            return config(0.5)
+        """, tf="empty", real=True),
+    V("identity-passthrough", """
+        import tensorflow as tf
+
+        @tf.function
+        def passthrough(x):
+            return x
+
+        def main():
+            return passthrough(tf.ones([2]))
+        """, tf="empty", real=True),
+    V("reads-variable", """
+        import tensorflow as tf
+
+        v = tf.Variable(3.0)
+
+        @tf.function
+        def read():
+            return v * 2.0
+
+        def main():
+            return read()
+        """, tf="same", real=True),
+    V("dataset-pipeline-builder", """
+        import tensorflow as tf
+
+        @tf.function
+        def total(ds):
+            s = tf.constant(0, tf.int64)
+            for x in ds:
+                s += x
+            return s
+
+        def main():
+            return total(tf.data.Dataset.range(4))
+        """, tf="same", real=True),
+    V("model-call", """
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+
+        @tf.function
+        def predict(x):
+            return model(x)
+
+        def main():
+            return predict(tf.ones([1, 2]))
+        """, tf="same", real=True),
+    V("shape-arithmetic-only", """
+        import tensorflow as tf
+
+        @tf.function
+        def num_patches(h, w, size):
+            return (h // size) * (w // size)
+
+        def main():
+            return num_patches(32, 32, 8)
+        """, tf="empty"),
+    V("python-list-sum", """
+        import tensorflow as tf
+
+        @tf.function
+        def total(values):
+            return sum(values)
+
+        def main():
+            return total([1, 2, 3])
+        """, tf="empty"),
+    V("python-bool-flag-return", """
+        import tensorflow as tf
+
+        @tf.function
+        def should_log(step, every):
+            return step % every == 0
+
+        def main():
+            return should_log(10, 5)
+        """, tf="differs+empty", real=True),
+    V("gradient-step", """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+
+        @tf.function
+        def step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * x)
+            w.assign_sub(0.1 * tape.gradient(loss, w))
+            return loss
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="same", real=True),
+    V("tuple-of-args-returned", """
+        import tensorflow as tf
+
+        @tf.function
+        def pack(a, b):
+            return a, b
+
+        def main():
+            return pack(tf.ones([2]), tf.zeros([2]))
+        """, tf="empty", real=True),
+    V("cast-only", """
+        import tensorflow as tf
+
+        @tf.function
+        def to_float(x):
+            return tf.cast(x, tf.float32)
+
+        def main():
+            return to_float(tf.ones([2], tf.int32))
+        """, tf="same", real=True),
+    V("dict-of-tensors-reshaped", """
+        import tensorflow as tf
+
+        @tf.function
+        def preprocess(features):
+            return {k: tf.reshape(v, [-1]) for k, v in features.items()}
+
+        def main():
+            return preprocess({"a": tf.ones([2, 2])})
+        """, tf="same", real=True),
+    V("python-arithmetic-on-hparams", """
+        import tensorflow as tf
+
+        @tf.function
+        def warmup_steps(epochs, steps_per_epoch):
+            return int(0.1 * epochs * steps_per_epoch)
+
+        def main():
+            return warmup_steps(10, 100)
+        """, tf="empty", real=True),
+    V("string-join", """
+        import tensorflow as tf
+
+        @tf.function
+        def run_name(prefix, idx):
+            return "-".join([prefix, str(idx)])
+
+        def main():
+            return run_name("exp", 3)
+        """, tf="differs+empty", real=True),
+    V("layer-norm-math", """
+        import tensorflow as tf
+
+        @tf.function
+        def normalise(x):
+            mean, var = tf.nn.moments(x, axes=[0])
+            return (x - mean) / tf.sqrt(var + 1e-6)
+
+        def main():
+            return normalise(tf.constant([1.0, 2.0, 3.0]))
+        """, tf="same", real=True),
+    V("map-over-dataset-elements", """
+        import tensorflow as tf
+
+        @tf.function
+        def square(x):
+            return x * x
+
+        def main():
+            return list(tf.data.Dataset.range(3).map(square).as_numpy_iterator())
+        """, tf="same", real=True),
+    V("returns-none", """
+        import tensorflow as tf
+
+        @tf.function
+        def noop(x):
+            return None
+
+        def main():
+            return noop(tf.ones([2]))
+        """, tf="empty"),
+]

@@ -1,0 +1,121 @@
+"""TF503 primitive-parameters: a tf.function fed changing Python numbers retraces."""
+
+from conformance.variant import V
+
+VARIANTS = [
+    V("step-number-in-loop", """
+        import tensorflow as tf
+
+        @tf.function
+        def scaled(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        for step in range(50):
+            scaled(tf.ones([3]), step)
+        """, tf="retraces", real=True),
+    V("epoch-in-schedule", """
+        import tensorflow as tf
+
+        @tf.function
+        def lr_schedule(w, epoch):
+            return w * 0.9 ** tf.cast(epoch, tf.float32)
+
+        def run(w):
+            for epoch in range(20):
+                w = lr_schedule(w, epoch)
+            return w
+
+        def main():
+            return run(tf.ones([2]))
+        """, tf="retraces", real=True),
+    V("step-as-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def scaled(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        for step in range(50):
+            scaled(tf.ones([3]), tf.constant(step))
+        """, tf="same", real=True),
+    V("constant-flag", """
+        import tensorflow as tf
+
+        @tf.function
+        def forward(x, training=False):
+            return tf.nn.relu(x)
+
+        for _ in range(10):
+            forward(tf.ones([2]), training=True)
+        """, tf="same", real=True),
+    V("tries-counter-in-while", """
+        import tensorflow as tf
+
+        @tf.function
+        def try_rounding(x, tries):
+            return tf.round(x * tf.cast(tries, tf.float32))
+
+        def main():
+            tries = 1
+            out = try_rounding(tf.ones([2]), tries)
+            while tries < 8:
+                tries += 1
+                out = try_rounding(tf.ones([2]), tries)
+            return out
+        """, tf="retraces", real=True),
+    V("python-int-from-tf-range", """
+        import tensorflow as tf
+
+        @tf.function
+        def scaled(x, step):
+            return x * tf.cast(step, tf.float32)
+
+        for step in tf.range(10):
+            scaled(tf.ones([3]), step)
+        """, tf="same", real=True),
+    V("few-epochs", """
+        import tensorflow as tf
+
+        @tf.function
+        def epoch_step(x, epoch):
+            return x + tf.cast(epoch, tf.float32)
+
+        for epoch in range(2):
+            epoch_step(tf.ones([2]), epoch)
+        """, tf="same", note="two values: fewer traces than TensorFlow warns at"),
+    V("batch-size-fixed", """
+        import tensorflow as tf
+
+        @tf.function
+        def pad(x, size):
+            return tf.pad(x, [[0, size - 2]])
+
+        for _ in range(10):
+            pad(tf.ones([2]), 4)
+        """, tf="same", real=True),
+    V("float-decay-in-loop", """
+        import tensorflow as tf
+
+        @tf.function
+        def update(w, lr):
+            return w - lr * w
+
+        def main():
+            w, lr = tf.ones([2]), 0.1
+            for _ in range(8):
+                lr *= 0.5
+                w = update(w, lr)
+            return w
+        """, tf="retraces", real=True),
+    V("index-into-python-list-arg", """
+        import tensorflow as tf
+
+        @tf.function
+        def pick(x, i):
+            return x[i]
+
+        def main():
+            x = tf.range(10)
+            return [pick(x, i) for i in range(10)]
+        """, tf="retraces"),
+]
