@@ -1,0 +1,137 @@
+"""Score `check` against blind judgments of held-out repositories, with 90% intervals.
+
+    python benchmarks/realworld/blind.py --judgments DIR [DIR ...] --reports DIR [--split heldout4]
+
+Judges (helpers) judged the held-out repositories from the code, never seeing check's verdicts:
+``judgments.jsonl`` (verdicts a sample of functions should get, the sample mixing check's
+change-asking verdicts with random others, unlabelled), ``recall.jsonl`` (functions where an expert
+asks for a change, found without the tool) and ``findings.jsonl`` (each error/warning claim of
+check checked against TensorFlow). ``--reports`` holds check's JSON per repository (run from the
+repository's root). Printed: precision of change-asking verdicts, accuracy of keep/leave-eager,
+recall, and precision of error/warning findings, each with its population and a Wilson 90%
+interval. Only aggregates are printed unless ``--list`` is given: the held-out split is scored,
+never looked at while changing the tool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+
+CHANGE = ("decorate", "undecorate", "fix-first", "reconfigure")
+
+
+def wilson(k: int, n: int, z: float = 1.645) -> tuple[float, float]:
+    """Wilson score interval for k successes in n (z = 1.645: 90%)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def figure(k: int, n: int) -> str:
+    if n == 0:
+        return "- (population 0)"
+    lo, hi = wilson(k, n)
+    return f"{100 * k / n:.0f}% ({k}/{n}; 90% interval {100 * lo:.0f}-{100 * hi:.0f}%)"
+
+
+def load_jsonl(paths: list[str]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                if line.strip():
+                    record = json.loads(line)
+                    out[record["key"]] = record
+    return out
+
+
+def load_reports(folder: str) -> tuple[dict[str, dict], dict[str, list[dict]], dict[str, dict]]:
+    """(function key -> function report, function key -> its findings, finding key -> finding)."""
+    functions: dict[str, dict] = {}
+    by_function: dict[str, list[dict]] = {}
+    findings: dict[str, dict] = {}
+    for path in glob.glob(os.path.join(folder, "*.json")):
+        repo = os.path.splitext(os.path.basename(path))[0]
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        for fn in data["functions"]:
+            functions[f"{repo}:{fn['id']}"] = fn
+        for f in data["findings"]:
+            if f.get("suppressed") or f["severity"] == "info":
+                continue
+            findings[f"{repo}:{f['path']}:{f['line']}:{f['rule']}"] = f
+            if f.get("function"):
+                by_function.setdefault(f"{repo}:{f['function']}", []).append(f)
+    return functions, by_function, findings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--judgments", nargs="+", required=True, help="judges' folders")
+    parser.add_argument("--reports", required=True, help="check's JSON reports, one per repository")
+    parser.add_argument("--list", action="store_true", help="print every scored item (not while tuning)")
+    args = parser.parse_args(argv)
+    functions, by_function, findings = load_reports(args.reports)
+    verdicts = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "judgments.jsonl"))])
+    recall = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "recall.jsonl"))])
+    claims = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "findings.jsonl"))])
+    judged = {**verdicts, **recall}  # a recall case judged in both: the same verdicts
+    rows: list[str] = []
+
+    # Precision of change-asking verdicts: every one check gives in the judged repositories must be judged.
+    repos = {k.split(":", 1)[0] for k in judged}
+    asked = [k for k, fn in functions.items() if fn["verdict"] in CHANGE and k.split(":", 1)[0] in repos]
+    right = [k for k in asked if k in judged and fn_ok(functions[k], judged[k])]
+    unjudged = [k for k in asked if k not in judged]
+    print(f"change-asking verdicts right: {figure(len(right), len(asked) - len(unjudged))}"
+          + (f"; {len(unjudged)} not judged yet" if unjudged else ""))
+    rows += [f"  ask  {'ok ' if k in right else ('?? ' if k in unjudged else 'BAD')} {k}: {functions[k]['verdict']}"
+             f" (judged {judged.get(k, {}).get('acceptable')})" for k in asked]
+
+    # keep / leave-eager: the judged sample that check leaves as they are.
+    quo = [k for k in verdicts if k in functions and functions[k]["verdict"] not in CHANGE]
+    quo_right = [k for k in quo if fn_ok(functions[k], verdicts[k])]
+    print(f"keep/leave-eager right (blind sample): {figure(len(quo_right), len(quo))}")
+    rows += [f"  quo  {'ok ' if k in quo_right else 'BAD'} {k}: {functions[k]['verdict']} (judged {verdicts[k]['acceptable']})"
+             for k in quo]
+
+    # Recall: cases where the expert's first choice is a change.
+    cases = [k for k, r in recall.items() if r["acceptable"] and r["acceptable"][0] in CHANGE]
+    missing = [k for k in cases if k not in functions]
+    kind = [k for k in cases if k in functions and functions[k]["verdict"] in recall[k]["acceptable"]
+            and functions[k]["verdict"] in CHANGE]
+    finding = [k for k in cases if k in functions and k not in kind and by_function.get(k)]
+    print(f"recall, a verdict of the right kind: {figure(len(kind), len(cases))}")
+    print(f"recall, right kind or a finding in the function: {figure(len(kind) + len(finding), len(cases))}"
+          + (f"; {len(missing)} case(s) not found among check's functions" if missing else ""))
+    rows += [f"  rec  {'kind' if k in kind else ('find' if k in finding else 'MISS')} {k}: "
+             f"{functions.get(k, {}).get('verdict')} (judged {recall[k]['acceptable']})" for k in cases]
+
+    # Error/warning findings: every one check reports in judged repositories must be judged.
+    shown = [k for k in findings if k.split(":", 1)[0] in repos]
+    judged_f = [k for k in shown if k in claims]
+    ok = [k for k in judged_f if claims[k]["right"] is True]
+    debatable = [k for k in judged_f if claims[k]["right"] is None]
+    print(f"error/warning findings right: {figure(len(ok), len(judged_f))}"
+          + (f" ({len(debatable)} debatable counted wrong)" if debatable else "")
+          + (f"; {len(shown) - len(judged_f)} not judged yet" if len(shown) > len(judged_f) else ""))
+    rows += [f"  fnd  {'ok ' if k in ok else ('?? ' if k not in claims else 'BAD')} {k}" for k in shown]
+    if args.list:
+        print("\n".join(rows))
+    return 0
+
+
+def fn_ok(fn: dict, judgment: dict) -> bool:
+    return fn["verdict"] in judgment["acceptable"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
