@@ -162,7 +162,7 @@ class _Recorder:
                 if top:
                     recorder.calls.append({"key": id(fn._key_for_call_stats), "name": fn.name,
                                            "traced": fn.experimental_get_tracing_count() > before,
-                                           "signature": _tensor_signature(args, kwargs)})
+                                           "signature": _tensor_signature(args, kwargs) + _captured(fn)})
                     if all(f is not fn for f in recorder.functions):
                         recorder.functions.append(fn)
 
@@ -187,6 +187,26 @@ class _Recorder:
                             "python_inputs": _python_part(cf.structured_input_signature),
                             "tensor_inputs": _tensor_part(cf.structured_input_signature)})
         return out
+
+
+def _captured(fn: Any) -> str:
+    """What the traced Python function closes over or is bound to (identities): a tf.function made per
+    iteration around another layer or model traces for it, and one made once could not serve it."""
+    py = getattr(fn, "_python_function", None)
+    if py is None:
+        return ""
+    parts = []
+    bound = getattr(py, "__self__", None)
+    if bound is not None:
+        parts.append(id(bound))
+    for cell in getattr(py, "__closure__", None) or ():
+        try:
+            parts.append(id(cell.cell_contents))
+        except ValueError:  # an empty cell
+            continue
+    if not hasattr(py, "__code__"):
+        parts.append(id(py))  # a callable object (a layer) wrapped as it is
+    return "|" + ",".join(map(str, parts)) if parts else ""
 
 
 def _tensor_signature(args: Any, kwargs: Any) -> str:

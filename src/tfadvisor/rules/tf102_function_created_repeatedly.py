@@ -98,7 +98,7 @@ class Trainer:
                 continue
             in_loop = any(isinstance(n, _LOOPS) for n in ctx.enclosing(call))
             target = call.args[0] if call.args else None
-            if _needed_anyway(ctx, call):
+            if _needed_anyway(ctx, call) or _captures_loop_value(ctx, call, target):
                 continue
             if in_loop and _used_in_loop(ctx, call):
                 yield self.hit(call, "tf.function(...) inside a loop creates a new tf.function (and a new "
@@ -114,7 +114,8 @@ class Trainer:
         # iteration. One made per host or per task in a setup loop, kept and called later, is not.
         for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
             loops = [n for n in ctx.enclosing(node) if isinstance(n, _LOOPS)]
-            if is_tf_function_decorated(ctx, node) and loops and _name_called_in(ctx, node.name, loops[-1]):  # type: ignore[attr-defined]
+            if (is_tf_function_decorated(ctx, node) and loops and _name_called_in(ctx, node.name, loops[-1])  # type: ignore[attr-defined]
+                    and not _captures_loop_value(ctx, node, node)):
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
                 yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
                                     f"(and a new trace) on every iteration: define it once, before the loop")
@@ -140,6 +141,23 @@ def _used_in_loop(ctx: ScopeContext, call: ast.Call) -> bool:
                 names = {t.id for t in node.targets if isinstance(t, ast.Name)}
                 return any(_name_called_in(ctx, name, loop) for name in names)
     return False
+
+
+def _captures_loop_value(ctx: ScopeContext, where: ast.AST, target: ast.AST | None) -> bool:
+    """The function made in the loop closes over (or wraps) something the loop changes: another
+    layer or model each iteration. A tf.function made once could not serve them (it would keep the
+    first one it traced with), so one per iteration, and its trace, is needed
+    (tests/conformance/variants/tf102.py)."""
+    names = loop_names(ctx, where)
+    if not names or target is None:
+        return False
+    if isinstance(target, (ast.Name, ast.Attribute)):  # ``tf.function(layer)``, ``tf.function(model.call)``
+        root: ast.expr = target
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id in names
+    body = target.body if isinstance(target, ast.Lambda) else target
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names for n in ast.walk(body))
 
 
 def _needed_anyway(ctx: ScopeContext, call: ast.Call) -> bool:

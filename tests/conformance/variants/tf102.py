@@ -41,6 +41,34 @@ VARIANTS = [
         def main():
             return evaluate([tf.ones([3])] * 6)
         """, tf="retraces", real=True),
+    V("closure-over-each-layer-in-loop", """
+        import tensorflow as tf
+
+        def main():
+            out = []
+            for width in (1, 2, 3, 4, 5, 6):
+                layer = tf.keras.layers.Dense(width)
+                step = tf.function(lambda v: layer(v))
+                out.append(step(tf.ones([2, 3])).shape[-1])
+            return out
+        """, tf="same", real=True,
+      note="a benchmark comparing layers: each tf.function closes over another layer; one made before the "
+           "loop would keep the first layer, so the traces are needed"),
+    V("decorated-def-over-each-model-in-loop", """
+        import tensorflow as tf
+
+        def main():
+            out = []
+            for units in (2, 4, 8, 16, 32, 64):
+                model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
+
+                @tf.function
+                def predict(x):
+                    return model(x)
+
+                out.append(int(predict(tf.ones([1, 3])).shape[-1]))
+            return out
+        """, tf="same", real=True, note="each decorated closure reads another model: one trace per model is needed"),
     V("wrap-once-at-module", """
         import tensorflow as tf
 
