@@ -57,14 +57,14 @@ def run_check(corpus: str, reports: str | None, split: str = "all") -> dict[str,
     """repo name -> check's JSON report, run from the repository's root (paths relative to it).
 
     ``split``: "tuning" (the repositories the rules were tuned on), "fresh*" (added after, never
-    looked at while tuning), "tune4", "heldout4", or "all" (every split but "heldout4", which is
-    only ever scored on its own: it is judged blind and never looked at while changing the tool)."""
+    looked at while tuning), "tune4", "heldout4", "heldout5", or "all" (every split but the held-out ones,
+    which are only ever scored on their own: judged blind, never looked at while changing the tool)."""
     from tfadvisor.check import check_paths
 
     out = {}
     for repo in load_repos():
         own = repo.get("split", "tuning")
-        if (split == "all" and own == "heldout4") or (split != "all" and own != split):
+        if (split == "all" and own.startswith("heldout")) or (split != "all" and own != split):
             continue
         root = os.path.join(corpus, repo["name"])
         if not os.path.isdir(root):
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--split", choices=("tuning", "fresh", "fresh2", "fresh3", "tune4", "heldout4", "all"), default="all",
+    parser.add_argument("--split", choices=("tuning", "fresh", "fresh2", "fresh3", "tune4", "heldout4", "heldout5", "all"), default="all",
                         help="which repositories: tuned on, added after tuning, or all")
     parser.add_argument("--reports", help="cache check's JSON reports here (reused when present)")
     parser.add_argument("--judgments", default=JUDGMENTS)
