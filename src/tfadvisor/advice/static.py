@@ -218,8 +218,7 @@ def _entry_point(case: Case) -> Decision | None:
     # Call sites in tests are not the workload: tests drive the code, the program does not.
     eager_sites = [(c, s) for c, s in linked.callers
                    if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
-    tf1 = [(c, s) for c, s in eager_sites if _site_path(project, c, s) in project.tf1]
-    if tf1 and len(tf1) == len(eager_sites):
+    if eager_sites and linked.fn.id in project.tf1_only:
         return Decision(Verdict.LEAVE_EAGER, ["TF100"], assumptions=[
             "called only from TensorFlow 1 code (sessions, placeholders): it builds a TF1 graph; out of scope"])
     if not eager_sites:
@@ -227,8 +226,10 @@ def _entry_point(case: Case) -> Decision | None:
             "not seen: a call site in the checked code outside tests; whether a graph pays depends on how "
             "it is called: " + MEASURE])
     if not linked.repeated:
+        rare = any(s.in_loop and s.rare for _, s in eager_sites)
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
-            "called once (no call site in a loop): tracing would cost more than it saves; " + MEASURE])
+            ("called now and then (per epoch, or under `if step % n == 0`), not per batch" if rare else
+             "called once (no call site in a loop)") + ": tracing would cost more than it saves; " + MEASURE])
     unknown: list[str] = []
     fresh: list[str] = []
     python: list[str] = []
@@ -277,10 +278,6 @@ def _entry_point(case: Case) -> Decision | None:
         # No tensor argument, and the Python ones do not change from call to call (checked above):
         # one trace serves every call (``agent.learn()`` on the agent's own state).
     return None
-
-
-def _site_path(project: Project, caller, site) -> str:
-    return caller.path if caller is not None else project.path_of_site(site)
 
 
 def _in_test(project: Project, caller, site) -> bool:
@@ -407,6 +404,13 @@ def _decorate(case: Case) -> Decision:
 # -- decorated functions -------------------------------------------------------------------------
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
+    exported = any(reason.startswith("its graph is exported") for reason in case.linked.needs_graph)
+    if found and exported and not case.linked.callers and all(code[2] == "2" for code in found):
+        # only traced, never called (get_concrete_function): its Python side effects run once, while
+        # tracing, which is what such code is written for (it records what the trace created)
+        return Decision(Verdict.KEEP, assumptions=[
+            "only traced for its graph (get_concrete_function), never called: Python side effects run once, "
+            "while tracing, on purpose"])
     if found == ["TF406"]:  # a decorated Keras call: the fix is to drop the decorator
         # (with a loop over tensors in it TF406 is only a note, not a hazard: rules/tf406_decorated_keras_call.py)
         return Decision(Verdict.UNDECORATE, found, assumptions=[

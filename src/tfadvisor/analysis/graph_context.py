@@ -75,6 +75,9 @@ KERAS_GRAPH_METHODS = frozenset({
 # eagerly (a custom loop, a single forward pass), and only what calls them decides.
 KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics",
                                   "update_state", "result"})
+# Of those, the model's steps: Keras runs them only from fit/evaluate/predict. A program that never
+# calls those and calls its own ``compute_loss`` or ``train_step`` from an eager loop runs them eagerly.
+KERAS_STEP_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics"})
 # Methods a framework calls for you (Keras, optimizers, Sonnet-style modules): never "decorate"
 # them yourself; whether they run as a graph is the framework's business.
 FRAMEWORK_METHODS = KERAS_GRAPH_METHODS | frozenset({

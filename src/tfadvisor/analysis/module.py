@@ -68,6 +68,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     local_rules = [r for r in rules if getattr(r, "check", None) is not None]
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
+    summary.keras_driven = any(isinstance(c.func, ast.Attribute) and c.func.attr in _KERAS_DRIVERS
+                               for scope in (module_scope, *functions) for c in scope.nodes(ast.Call))
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
@@ -99,6 +101,10 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
 
 
 _OTHER_FRAMEWORKS = ("torch", "jax", "flax", "mxnet", "paddle")
+# Keras's own loops: they run a model's train_step/test_step/predict_step (and what those call)
+# inside their own tf.function.
+_KERAS_DRIVERS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch", "predict_on_batch",
+                            "fit_generator", "evaluate_generator", "predict_generator"})
 
 
 def _other_framework(imports: ImportMap) -> str | None:
@@ -315,6 +321,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
         if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)
                                                  and call.func.attr in tfapi.TRAINING_METHODS):
             fn.training_ops += 1
+        if isinstance(call.func, ast.Attribute) and call.func.attr in ("apply_gradients", "minimize"):
+            fn.optimizer_steps += 1
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
             _param_evidence(params, call, "tensor", f"passed to {name}")
@@ -582,7 +590,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         varying_names = loops.get(id(call))
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
-                        on_instance=receiver is not None)
+                        on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call))
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and (func.value.id in params or func.value.id in ctx.bindings)):
@@ -601,6 +609,34 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             _note_arg(site, kw.arg, kw.value, params, varying_names, ctx)
         out.append(site)
     return out
+
+
+def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
+    """A call in a loop that does not run once per iteration of the hot loop: under a periodic
+    test (``if step % 100 == 0:``), or in a loop whose body holds another loop (per epoch, around
+    the loop over batches) that the call is not in."""
+    chain = ctx.enclosing(call)
+    loops = [n for n in chain if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
+    if not loops:
+        return False
+    inner = loops[-1]
+    after = chain[chain.index(inner) + 1:]
+    if any(isinstance(n, ast.If) and any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
+                                         for m in ast.walk(n.test)) for n in after):
+        return True
+    # the loop over batches: a loop of the body itself (not one under an ``if``, nor a few repeats
+    # like ``for _ in range(k_disc):``) that the call is not in
+    nested = [stmt for stmt in inner.body if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))]
+    return any(not _few(ctx, loop) and not any(m is call for m in ast.walk(loop)) for loop in nested)
+
+
+def _few(ctx: ScopeContext, loop: ast.AST) -> bool:
+    """``for _ in range(3):`` (or of a name): a few repeats of a step, not a pass over data."""
+    iterable = getattr(loop, "iter", None)
+    return (isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "range" and len(iterable.args) == 1
+            and (isinstance(iterable.args[0], ast.Name) or (isinstance(iterable.args[0], ast.Constant)
+                                                             and isinstance(iterable.args[0].value, int)
+                                                             and iterable.args[0].value <= 10)))
 
 
 def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, str] | None:

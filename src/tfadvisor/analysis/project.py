@@ -215,7 +215,7 @@ class Project:
         return self._classes.get(fn.module, {}).get(fn.class_qualname)
 
     def is_keras_instance(self, rich: str) -> bool:
-        return graph_context.is_keras_class(self.class_bases(*values.instance_class(rich)))
+        return all(graph_context.is_keras_class(self.class_bases(*cls)) for cls in values.instance_classes(rich))
 
     def _resolve_receivers(self) -> bool:
         """``model.step(x)`` where ``model`` is a parameter or a local: once values are known, the
@@ -232,14 +232,17 @@ class Project:
         for linked, site in self._receiver_sites:
             fn = linked.fn
             rich = self.values.kind(site.receiver, fn, fn.module)  # type: ignore[arg-type]
-            target = None
+            targets = []
             if values.is_instance(rich):
-                module, qualname = values.instance_class(rich)
-                target = self.method(module, qualname, site.callee.split(".", 1)[1])
-            if target is not None and target.id != fn.id:
+                for module, qualname in values.instance_classes(rich):
+                    found = self.method(module, qualname, site.callee.split(".", 1)[1])
+                    if found is not None and found.id != fn.id and found not in targets:
+                        targets.append(found)
+            if targets:
                 site.on_instance = True
-                linked.callees.append((site, target))
-                self.functions[target.id].callers.append((fn, site))
+                for target in targets:  # each class's method: the call reaches one of them
+                    linked.callees.append((site, target))
+                    self.functions[target.id].callers.append((fn, site))
                 linked_any = True
             else:
                 pending.append((linked, site))
@@ -407,15 +410,29 @@ class Project:
                 linked.needs_graph.append("a distributed step (strategy.run/reduce): it must run as a graph")
 
     def _mark_framework_methods(self) -> None:
+        driven = {m.module for m in self.modules if m.keras_driven}
         for linked in self.functions.values():
             fn = linked.fn
             if fn.class_qualname is None or fn.name not in graph_context.FRAMEWORK_METHODS:
+                continue
+            if fn.name in graph_context.KERAS_STEP_METHODS and not self._keras_runs(linked, driven):
+                continue  # the program's own method of that name, called by its own eager loop
                 continue
             bases = self.class_bases(fn.module, fn.class_qualname)
             if graph_context.is_keras_class(bases):
                 linked.framework = "keras"
             elif graph_context.is_framework_class(bases):
                 linked.framework = "framework"
+
+    def _keras_runs(self, linked: Linked, driven: set[str]) -> bool:
+        """Whether Keras may run this ``train_step``/``compute_loss``/... itself: some code of its
+        module or of its callers' modules calls fit/evaluate/predict, or nothing in the project calls
+        it (then only Keras can). A VAE whose ``compute_loss`` the notebook's own loop calls, and
+        that is never fit, runs it eagerly."""
+        callers = linked.callers
+        if not callers or linked.fn.module in driven:
+            return True
+        return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
 
     def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
         """Canonical names of a class's bases, through the project's own classes (8 levels)."""
@@ -465,7 +482,8 @@ class Project:
         for fid in self.callers_first():
             linked = self.functions[fid]
             linked.repeated = any(
-                (site.in_loop or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
+                ((site.in_loop and not site.rare)
+                 or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
                 and not (self.is_test(caller) if caller is not None else is_test_path(self.path_of_site(site)))
                 for caller, site in linked.callers)
 
@@ -511,6 +529,8 @@ class Project:
                                 and facts.rich != rich:
                             if facts.rich == "unknown":
                                 facts.rich = rich
+                            elif values.is_instance(rich) and values.is_instance(facts.rich):
+                                facts.rich = values.instances([facts.rich, rich])  # objects of several classes
                             else:  # call sites disagree (a dataset here, a model there): not known
                                 facts.rich = "unknown"
                                 conflicts.add((linked.fn.id, pname))
@@ -723,7 +743,7 @@ class Project:
         0.2-1.1x with tracing counted); steps with models, gradients and loops gained 1.8-9.6x."""
         def own(linked: Linked) -> bool:
             fn = linked.fn
-            return bool(fn.model_calls or fn.training_ops or (fn.long_loops and fn.tensor_ops))
+            return bool(fn.model_calls or fn.training_ops or fn.optimizer_steps or (fn.long_loops and fn.tensor_ops))
         # Work inside callees that are tf.functions already runs as a graph: it does not make
         # decorating their caller pay.
         out: dict[str, bool] = {}
@@ -740,11 +760,25 @@ class Project:
         return out
 
     @cached_property
+    def tf1_only(self) -> set[str]:
+        """Functions called only from TensorFlow 1 code: from TF1 files, or from functions that are
+        themselves called only from there (a graph-building helper of a placeholder model)."""
+        out: set[str] = set()
+        for fid in self.callers_first():
+            linked = self.functions[fid]
+            if linked.fn.path in self.tf1 or not linked.callers:
+                continue
+            if all((c.id in out or c.path in self.tf1) if c is not None else self.path_of_site(s) in self.tf1
+                   for c, s in linked.callers):
+                out.add(fid)
+        return out
+
+    @cached_property
     def trains(self) -> dict[str, bool]:
         """Whether a function computes gradients, itself or through eager callees (a GAN's ``step``
         that calls ``train_d`` and ``train_g``)."""
-        return self.fold(lambda x: bool(x.fn.training_ops) and not x.decorated, lambda a, b: a or b,
-                         through_guarded=False)
+        return self.fold(lambda x: bool(x.fn.training_ops or x.fn.optimizer_steps) and not x.decorated,
+                         lambda a, b: a or b, through_guarded=False)
 
     @cached_property
     def numpy_on_values(self) -> dict[str, tuple[str, int] | None]:

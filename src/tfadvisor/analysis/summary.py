@@ -58,6 +58,9 @@ class CallSite:
     # Parameters of the caller passed straight through, by position / keyword of the callee.
     forwarded: dict[str, str] = field(default_factory=dict)  # callee arg key -> caller param
     in_loop: bool = False
+    # In a loop, but not once per iteration of the hot loop: under ``if step % 100 == 0:``, or in an
+    # outer loop (per epoch) whose body holds the inner loop over batches.
+    rare: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
@@ -117,6 +120,7 @@ class FunctionSummary:
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
+    optimizer_steps: int = 0  # ``.apply_gradients(...)``/``.minimize(...)``: variables updated here
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     # NumPy calls on values that change (not literals, shapes or dtypes): under tf.function they run
     # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.
@@ -165,3 +169,4 @@ class ModuleSummary:
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras
+    keras_driven: bool = False  # calls ``.fit``/``.evaluate``/``.predict``/``*_on_batch`` on something

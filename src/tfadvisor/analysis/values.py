@@ -355,12 +355,28 @@ def instance(module: str, class_qualname: str) -> str:
 
 
 def is_instance(rich: Rich) -> bool:
-    return isinstance(rich, str) and rich.startswith("instance:")
+    """An object of one of the project's classes, or of one of several (``instances:``)."""
+    return isinstance(rich, str) and rich.startswith(("instance:", "instances:"))
 
 
 def instance_class(rich: str) -> tuple[str, str]:
     _, module, qualname = rich.split(":", 2)
     return module, qualname
+
+
+def instance_classes(rich: str) -> list[tuple[str, str]]:
+    """The classes an instance kind names: one, or several where call sites pass objects of
+    different classes (``train(gan)`` and ``train(dcgan)``)."""
+    if rich.startswith("instances:"):
+        return [instance_class(part) for part in rich[len("instances:"):].split("|")]
+    return [instance_class(rich)]
+
+
+def instances(kinds: list[str]) -> str:
+    """One kind for objects of several of the project's classes."""
+    parts = sorted({p for k in kinds for p in (k[len("instances:"):].split("|") if k.startswith("instances:")
+                                                else [k])})
+    return parts[0] if len(parts) == 1 else "instances:" + "|".join(parts)
 
 
 def join(kinds: list[Rich]) -> Rich:
