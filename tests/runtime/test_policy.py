@@ -26,7 +26,8 @@ def test_safety_first_whatever_the_speed() -> None:
     assert d.verdict is Verdict.FIX_FIRST and d.step == "safety"
     assert decide(ev(graph=0.01, broken="d", calls=3)).verdict is Verdict.LEAVE_EAGER  # not worth fixing
     rare = decide(ev(decorated=True, broken="d", calls=3))
-    assert rare.verdict is Verdict.UNDECORATE and rare.saving_s is None  # for correctness: no saving claimed
+    # the program's results are the graph's: the decorator stays, however rarely it runs (issue 21)
+    assert rare.verdict is Verdict.FIX_FIRST and rare.saving_s is None
 
 
 def test_no_tensor_work_is_never_a_graph() -> None:

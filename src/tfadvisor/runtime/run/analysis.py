@@ -52,6 +52,7 @@ class RunAnalysis:
             static_fn = _static_match(index, stats)
             p = Projection(stats=stats, id=static_fn.id if static_fn else f"{path}::{stats.qualname}", path=path)
             p.static = static_fn
+            p.static_rules = {f.rule for f in self._static_findings_of(static_fn)}
             p.calls = stats.calls
             p.eager_total_s = stats.inclusive_s
             self.projections.append(p)
@@ -134,6 +135,11 @@ class RunAnalysis:
         findings.sort(key=Finding.sort_key)
         return Report(files=files, functions=functions, findings=findings, command="run", run=run)
 
+    def _static_findings_of(self, static_fn: Any) -> list[Finding]:
+        if self.static is None or static_fn is None:
+            return []
+        return [f for f in self.static.findings if f.function == static_fn.id and not f.suppressed]
+
     def _static_findings(self, function_id: str) -> list[Finding]:
         if self.static is None:
             return []
@@ -187,7 +193,7 @@ def _skip_reason(p: Projection) -> str:
 def _mark_covered(p: Projection) -> None:
     from tfadvisor.advice.measured import covered
 
-    p.decision = covered(decorated=p.stats.decorated, callers=p.covered_by)
+    p.decision = covered(decorated=p.stats.decorated, callers=p.covered_by, calls=p.stats.calls)
     p.why = "covered: runs inside " + ", ".join(sorted({c.split('::')[-1] for c in p.covered_by}))
     p.saved_s = 0.0
 

@@ -69,6 +69,10 @@ class Replay:
     error: str | None = None  # the replay itself failed (eager call raised, time limit)
     seconds: float = 0.0
     has_tensors: bool = False  # any tensor among the arguments or results
+    # What it printed differs between modes (print runs only while tracing); lines that announce a
+    # trace ("tracing ...") are left out, as ``check`` leaves such prints alone (TF201). Whether the
+    # rest counts as a difference is the projection's call: it knows what ``check`` said.
+    printed_difference: str | None = None
 
     @property
     def tensorized(self) -> OptionRun | None:
@@ -202,11 +206,7 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         _fresh(state)
         observed = _observe_two_calls(graph, call_args, kwargs, state)
         diffs = _compare(eager, observed, noise)
-        if eager.printed != observed.printed:
-            diffs.append(
-                f"printed output: {eager.printed.count(chr(10))} lines in two calls eagerly, "
-                f"{observed.printed.count(chr(10))} under tf.function (print runs only while tracing)"
-            )
+        out.printed_difference = printed_difference(eager.printed, observed.printed)
         out.differences = diffs
         out.equivalent = not diffs
     except ReplayTimeout:
@@ -249,6 +249,18 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         except Exception as exc:
             out.xla_error = _one_line(exc)
         _fresh(state)
+
+
+def printed_difference(eager: str, graph: str) -> str | None:
+    """How the printed output of two calls differs, trace announcements left out; None if alike."""
+    def kept(text: str) -> list[str]:
+        return [line for line in text.splitlines() if "trac" not in line.lower()]
+
+    e, g = kept(eager), kept(graph)
+    if e == g:
+        return None
+    return (f"printed output: {len(e)} lines in two calls eagerly, {len(g)} under tf.function "
+            "(print runs only while tracing)")
 
 
 def _two_calls(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, str]:
