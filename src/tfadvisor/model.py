@@ -323,6 +323,9 @@ class RunSummary:
     observed_functions: int = 0
     replayed_functions: int = 0
     budget_s: float = 0.0
+    # How the replay budget was set and spent (runtime/run/budget.py): "0.75 x the program's 8.1 s
+    # run", "--budget 30 s"; functions share it by their share of the run at stake.
+    budget_basis: str = ""
     replay_s: float = 0.0
     replay_interrupted: bool = False
     memory_budget_bytes: int = 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from tfadvisor.model import FileStatus, Finding, Report, RunRow, RunSummary, Verdict
 from tfadvisor.paths import display_path
+from tfadvisor.runtime.run import budget
 from tfadvisor.runtime.run.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run.projection import (
     Projection,
@@ -37,11 +38,13 @@ Progress = Callable[[int, int, str], None]
 class RunAnalysis:
     """The state of one `run` after the program ended: projections, static report, replay progress."""
 
-    def __init__(self, program: ProgramResult, observer: Observer, static: Report | None, budget_s: float):
+    def __init__(self, program: ProgramResult, observer: Observer, static: Report | None, budget_s: float | None):
         self.program = program
         self.observer = observer
         self.static = static
-        self.budget_s = budget_s
+        chosen = budget.choose(budget_s, program.wall_s)
+        self.budget_s = chosen.seconds
+        self.budget_basis = chosen.basis
         self.replay_s = 0.0
         self.replayed = 0
         self.interrupted = False
@@ -80,13 +83,17 @@ class RunAnalysis:
                 _mark_covered(p)
                 continue
             reason = None if p in todo[:MAX_REPLAYED] else _skip_reason(p)
+            if reason is None and self.budget_s <= 0:
+                reason = "observation only (--budget 0)"
             if reason is None and not self.interrupted:
                 remaining = self.budget_s - (time.perf_counter() - start)
-                if remaining <= 1.0:
-                    reason = f"replay budget ({self.budget_s:.0f} s) used up"
+                stakes_left = sum(q.eager_total_s for q in todo[:MAX_REPLAYED] if q.decision is None)
+                limit = budget.limit_for(p.eager_total_s, stakes_left, remaining)
+                if remaining < budget.MIN_LIMIT_S:
+                    reason = f"replay budget ({self.budget_s:.1f} s) used up"
                 else:
-                    left = max(1, sum(1 for q in todo if q.decision is None))
-                    limit = min(remaining, max(self.budget_s / 4, remaining / left))
+                    reason = budget.too_costly(p.eager_total_s / max(1, p.calls), limit)
+                if reason is None:
                     if progress:
                         progress(self.replayed, len(todo), p.stats.qualname)
                     try:
@@ -115,7 +122,9 @@ class RunAnalysis:
             if covered:
                 findings.append(covered)
             if p.static is not None and p.verdict is not Verdict.LEAVE_EAGER:
-                findings.extend(f for f in self._static_findings(p.id) if f not in findings)
+                # hazards stand; TF5xx restate check's verdict, which the measured one replaces
+                findings.extend(f for f in self._static_findings(p.id)
+                                if f not in findings and (p.replay is None or not f.rule.startswith("TF5")))
             rows.append(_row(p, rank, wall))
         files = list(self.static.files) if self.static else []
         if not files and self.program.outcome != "not-found" and not self.program.is_module:
@@ -124,7 +133,8 @@ class RunAnalysis:
             **self.program.to_dict(),
             observed_functions=len(self.projections),
             replayed_functions=self.replayed,
-            budget_s=self.budget_s,
+            budget_s=round(self.budget_s, 3),
+            budget_basis=self.budget_basis,
             replay_s=round(self.replay_s, 3),
             replay_interrupted=self.interrupted,
             memory_budget_bytes=self.observer.memory_budget,

@@ -91,6 +91,10 @@ class FunctionStats:
     # variables its first trace created. Why undecorating it would change the program.
     created_variables: int = 0
     concrete_requests: int = 0
+    # Arguments whose variables grew during a call with a new signature after the first call (a
+    # second model or optimizer building its weights): as a tf.function that call would trace
+    # again and create variables, which raises (TF401). Eager functions only.
+    late_variables: list[str] = field(default_factory=list)
     callers: dict[str | None, int] = field(default_factory=dict)
     signatures: list[SignatureSeen] = field(default_factory=list)
     samples: list[CallSample] = field(default_factory=list)
@@ -233,6 +237,9 @@ class Observer:
             key = ("unknown",)
         index = stats._index.get(key)
         call_number = stats.calls
+        holders = None
+        if index is None and call_number > 0 and stats.tf_function is None:
+            holders = _variable_counts(args, kwargs)  # a new signature after the first call
         if index is None:
             if len(stats.signatures) < MAX_SIGNATURES_KEPT:
                 index = len(stats.signatures)
@@ -252,7 +259,7 @@ class Observer:
         stats.callers[caller] = stats.callers.get(caller, 0) + 1
         stats.calls += 1
         stats._depth += 1
-        frame = [stats, 0.0, t0, 0.0]  # stats, time in nested observed calls, entry, start
+        frame = [stats, 0.0, t0, 0.0, holders]  # stats, time in nested observed calls, entry, start, variables
         stack.append(frame)
         frame[3] = time.perf_counter()
         return frame
@@ -272,6 +279,10 @@ class Observer:
                 stats.first_s = elapsed
         if failed:
             stats.errors += 1
+        if frame[4]:
+            grown = [name for name, (holder, count) in frame[4].items() if _count_variables(holder) > count]
+            if grown:
+                stats.late_variables.extend(n for n in grown if n not in stats.late_variables)
         if stack:  # the caller's own time excludes this call and its bookkeeping
             stack[-1][1] += time.perf_counter() - frame[2]
 
@@ -421,6 +432,39 @@ class _Symbolic(Exception):
 
 def _is_tf_function(obj: Any) -> bool:
     return hasattr(obj, "python_function") and hasattr(obj, "experimental_get_tracing_count") and not isinstance(obj, type)
+
+
+def _variable_counts(args: tuple, kwargs: dict) -> dict[str, tuple[Any, int]] | None:
+    """Objects among the arguments (and ``self``'s attributes) that hold variables (Keras models,
+    layers, optimizers, tf.Modules), with how many they hold now."""
+    out: dict[str, tuple[Any, int]] = {}
+    candidates = [(f"arg[{i}]", a) for i, a in enumerate(args)] + [(k, v) for k, v in kwargs.items()]
+    if args and not _has_variables(args[0]) and hasattr(args[0], "__dict__"):
+        try:
+            candidates += [(f"self.{k}", v) for k, v in vars(args[0]).items() if not k.startswith("_")]
+        except TypeError:
+            pass
+    for name, value in candidates:
+        if type(value) in _SCALAR_SET or not _has_variables(value):
+            continue
+        count = _count_variables(value)
+        if count >= 0:
+            out[name] = (value, count)
+    return out or None
+
+
+def _has_variables(value: Any) -> bool:
+    try:
+        return not isinstance(value, type) and hasattr(type(value), "variables")
+    except Exception:
+        return False
+
+
+def _count_variables(holder: Any) -> int:
+    try:
+        return len(holder.variables)
+    except Exception:
+        return -1
 
 
 def _created_variables(fn: Any) -> int:

@@ -136,6 +136,7 @@ def decide(p: Projection) -> None:
         p.decision = _unmeasured(p)
         return
     _count_prints(p, r)
+    _late_variables(p, r)
     lines, changed = retrace_explanations(s)
     evidence, scale = evidence_for(p)
     m = Measurement(calls=p.calls, error=r.error, differences=list(r.differences), retraces=lines)
@@ -173,6 +174,25 @@ def decide(p: Projection) -> None:
         m.as_tensors = next(e.arguments for e in advice.edits if e.kind == "pass-as-tensors")
     p.why = _why(p, m)
     p.measurement = m
+
+
+def _late_variables(p: Projection, r: Replay) -> None:
+    """An eager function that the run called again with new objects which built their variables
+    in that call (a second model, a fresh optimizer) would raise as a tf.function: that call traces
+    again, and only the first trace may create variables. Replay cannot see it (the program has
+    built everything by then), the observation did."""
+    s = p.stats
+    if s.decorated or not s.late_variables or r.graph_error is not None:
+        return
+    try:
+        names = list(inspect.signature(s.function).parameters)
+    except (TypeError, ValueError):
+        names = []
+    shown = [re.sub(r"^arg\[(\d+)\]$", lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
+                    else m.group(0), n) for n in s.late_variables[:3]]
+    r.graph_error = ("ValueError: tf.function only supports singleton tf.Variables created on the first call "
+                     f"(the run called it again with new objects that built their variables: "
+                     f"{', '.join(f'`{n}`' for n in shown)}); make one tf.function per model instead")
 
 
 def _count_prints(p: Projection, r: Replay) -> None:
