@@ -83,6 +83,9 @@ class Evidence:
     eager_call_s: float | None = None
     graph_call_s: float | None = None
     trace_s: float | None = None
+    # Traces per call where the function retraces (new signatures keep coming): None for
+    # ``traces / calls``. ``run`` counts it over all the calls it saw, covered ones included.
+    trace_rate: float | None = None
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,9 @@ def _pays_after(e: Evidence, traces: int, factor: float) -> float | None:
     e_call, g_call, trace = e.eager_call_s, e.graph_call_s, e.trace_s
     if e_call is None or g_call is None or trace is None or not e.calls:
         return None
-    rate = traces / e.calls if traces >= RETRACING_TRACES else 0.0
+    rate = 0.0
+    if traces >= RETRACING_TRACES:
+        rate = e.trace_rate if e.trace_rate is not None and traces == e.traces else traces / e.calls
     gain = e_call - factor * (g_call + rate * trace)
     if gain <= 0:
         return None

@@ -160,8 +160,11 @@ class RunAnalysis:
 
 
 def _row(p: Projection, rank: int, wall: float) -> RunRow:
-    """One line of the ranked table (data only; report/run_text.py renders it)."""
+    """One line of the ranked table (data only; report/run_text.py renders it): the verdict and
+    saving are the advice's, so the table, the summary and fix say the same."""
     s = p.stats
+    advice = p.decision.advice if p.decision is not None else None
+    saved = advice.saving_s if advice is not None and p.replay is not None and p.replay.eager_s is not None else p.saved_s
     return RunRow(
         rank=rank,
         id=p.id,
@@ -172,7 +175,7 @@ def _row(p: Projection, rank: int, wall: float) -> RunRow:
         own_s=round(s.own_s, 6),
         share=round(s.inclusive_s / wall, 4),
         projected_s=None if p.projected_total_s is None else round(p.projected_total_s, 6),
-        saved_s=None if p.saved_s is None else round(p.saved_s, 6),
+        saved_s=None if saved is None else round(saved, 6),
         verdict=p.verdict,
         advised=p.verdict.edits_code,
         why=p.why,

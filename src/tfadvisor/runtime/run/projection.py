@@ -266,7 +266,8 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     evidence = policy.Evidence(decorated=s.decorated, calls=calls, tensor_work=r.has_tensors, broken=broken,
                                eager_total_s=eager_total, graph_total_s=graph_total, traces=traces,
                                options=tuple(options), needs_graph=tuple(needs_graph(p)),
-                               eager_call_s=r.eager_s * scale, graph_call_s=graph_call, trace_s=trace_cost)
+                               eager_call_s=r.eager_s * scale, graph_call_s=graph_call, trace_s=trace_cost,
+                               trace_rate=traces / max(1, s.calls))
     return evidence, scale
 
 
