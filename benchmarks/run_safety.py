@@ -60,6 +60,7 @@ HAND: dict[str, list[tuple[str, str]]] = {
     "preprocessing.py": [("\ndef augment(", "\n@tf.function\ndef augment(")],
 }
 _TIME = re.compile(r"\(\d+(\.\d+)?s\)|\d+(\.\d+)? ?s\b(?= elapsed)")
+_NUMBER = re.compile(r"-?\d+(\.\d+)?(e-?\d+)?")
 
 
 @dataclass
@@ -69,14 +70,18 @@ class Outcome:
     wall_s: float
     stderr_tail: str = ""
 
-    def same_as(self, other: Outcome) -> bool:
-        return self.status == other.status and _mask(self.stdout) == _mask(other.stdout)
+    def same_as(self, other: Outcome, numbers: bool = True) -> bool:
+        """Same exit status and output; ``numbers=False`` for a program that draws unseeded random
+        numbers (two runs alone differ): then the same lines with any numbers."""
+        mask = _mask if numbers else (lambda text: _NUMBER.sub("<n>", _mask(text)))
+        return self.status == other.status and mask(self.stdout) == mask(other.stdout)
 
 
 @dataclass
 class Row:
     program: str
     alone: Outcome | None = None
+    deterministic: bool = True  # two runs alone print the same
     observed: Outcome | None = None
     full: Outcome | None = None
     fixed: Outcome | None = None
@@ -132,7 +137,11 @@ def check_program(path: str, opts: argparse.Namespace) -> Row:
     row = Row(name)
     with tempfile.TemporaryDirectory(prefix="tfa_safety_") as tmp:
         shutil.copy(path, os.path.join(tmp, name))
+        if opts.only_epochs:
+            _epochs(row, name, tmp, opts)
+            return row
         row.alone = run([sys.executable, name], tmp)
+        row.deterministic = run([sys.executable, name], tmp).same_as(row.alone)
         row.observed, _ = observed(name, tmp, 0, [])
         row.full, row.report = observed(name, tmp, opts.budget, [])
         fixed_dir = os.path.join(tmp, "fixed")
@@ -148,14 +157,19 @@ def check_program(path: str, opts: argparse.Namespace) -> Row:
             shutil.copy(os.path.join(tmp, "original.py"), os.path.join(tmp, name))
         row.fixed = run([sys.executable, name], fixed_dir)
         if opts.epochs and os.path.dirname(os.path.abspath(path)) == EPOCH_PROGRAMS:
-            one, r1 = observed(name, tmp, opts.budget, ["--epochs", "1"])
-            five, r5 = observed(name, tmp, opts.budget, ["--epochs", "5"])
-            (hot1, v1), (hot5, v5) = hot_verdict(r1), hot_verdict(r5)
-            row.hot = hot1 if hot1 == hot5 else f"{hot1} / {hot5}"
-            row.epochs = (v1, v5)
+            _epochs(row, name, tmp, opts)
         if opts.speed:
             row.speed = _speed(path, tmp, fixed_dir, row, opts.repeat)
     return row
+
+
+def _epochs(row: Row, name: str, tmp: str, opts: argparse.Namespace) -> None:
+    """The hot step's verdict with 1 and with 5 epochs (same program, same budget rule)."""
+    _, r1 = observed(name, tmp, opts.budget, ["--epochs", "1"])
+    _, r5 = observed(name, tmp, opts.budget, ["--epochs", "5"])
+    (hot1, v1), (hot5, v5) = hot_verdict(r1), hot_verdict(r5)
+    row.hot = hot1 if hot1 == hot5 else f"{hot1} / {hot5}"
+    row.epochs = (v1, v5)
 
 
 def _fix_summary(fix: Outcome) -> tuple[str, str]:
@@ -211,25 +225,30 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--budget", type=float, default=None, help="run's --budget (default: run's own)")
     parser.add_argument("--only-new", action="store_true", help="only the programs of run_programs/")
+    parser.add_argument("--only-epochs", action="store_true", help="only the 1 and 5 epoch comparison")
     parser.add_argument("programs", nargs="*")
     opts = parser.parse_args()
-    print("| program | alone | observed (budget 0) | run | fixed | overhead 0 | overhead run | edits | skipped |")
-    print("| --- | --- | --- | --- | --- | ---: | ---: | --- | --- |")
+    if not opts.only_epochs:
+        print("| program | alone | observed (budget 0) | run | fixed | overhead 0 | overhead run | edits | skipped |")
+        print("| --- | --- | --- | --- | --- | ---: | ---: | --- | --- |")
     failures = 0
     rows = []
+    opts.epochs = opts.epochs or opts.only_epochs
     for path in programs(opts):
         row = check_program(path, opts)
         rows.append(row)
+        if opts.only_epochs:
+            continue
         a = row.alone
         assert a is not None and row.observed is not None and row.full is not None and row.fixed is not None
-        same = [row.observed.same_as(a), row.full.same_as(a), row.fixed.same_as(a)]
+        same = [o.same_as(a, row.deterministic) for o in (row.observed, row.full, row.fixed)]
         failures += not all(same)
-        status = "ok" if a.status == 0 else f"exit {a.status}"
+        status = ("ok" if a.status == 0 else f"exit {a.status}") + ("" if row.deterministic else " (unseeded)")
         print(f"| {row.program} | {status} | {'same' if same[0] else 'DIFFERENT'} | {'same' if same[1] else 'DIFFERENT'} "
               f"| {'same' if same[2] else 'DIFFERENT'} | {row.observed.wall_s / a.wall_s:.2f} | {row.full.wall_s / a.wall_s:.2f} "
               f"| {row.edits or '-'} | {row.skipped or '-'} |", flush=True)
         for label, out in (("observed", row.observed), ("run", row.full), ("fixed", row.fixed)):
-            if not out.same_as(a):
+            if not out.same_as(a, row.deterministic):
                 print(f"    {label}: exit {out.status}; {out.stderr_tail!r}\n    alone: {a.stdout[-300:]!r}\n"
                       f"    {label}: {out.stdout[-300:]!r}")
     if opts.epochs:

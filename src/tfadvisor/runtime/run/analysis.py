@@ -20,7 +20,6 @@ from tfadvisor.runtime.run import budget
 from tfadvisor.runtime.run.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run.projection import (
     Projection,
-    as_tensors,
     covered_finding,
     decide,
     findings_of,
@@ -188,7 +187,7 @@ def _row(p: Projection, rank: int, wall: float) -> RunRow:
         replayed=p.replay is not None,
         replay_error=p.replay.error if p.replay else None,
         samples=len(s.samples),
-        as_tensors=as_tensors(p),
+        as_tensors=next((e.arguments for e in advice.edits if e.kind == "pass-as-tensors"), None) if advice else None,
         retraces=retrace_options(s) if len(s.signatures) > 1 else None,
     )
 
