@@ -196,7 +196,7 @@ def judge(
                                          needs_graph=needs_graph)
     decision = _decide(m, evidence)
     out.verdict = decision.verdict
-    tensors = dict(as_tensors or {}) if decision.option == "input_signature" else {}
+    tensors = dict(as_tensors or {}) if decision.option == "input_signature" or _retraces_statically(static) else {}
     if decision.step == "unmeasured":
         out.confidence = "speculative"
         out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
@@ -231,6 +231,15 @@ def _keep_needed_graph(out: MeasuredDecision, evidence: policy.Evidence) -> Meas
     return out
 
 
+def _retraces_statically(static: FunctionReport | None) -> bool:
+    """``check`` says the function's Python numbers change from call to call (TF101/TF503) and
+    that is all that stops it: a short run may show one value, a longer one retraces per value."""
+    if static is None or static.verdict not in (Verdict.FIX_FIRST, Verdict.RECONFIGURE):
+        return False
+    hazards = {r for r in static.reasons if not r.startswith("TF5")} | {r for r in static.reasons if r == "TF503"}
+    return bool(hazards) and hazards <= {"TF101", "TF503"}
+
+
 def _cured_by(tensors: Mapping[str, str]) -> frozenset[str]:
     """Static hazards that passing the retracing Python numbers as tensors takes away."""
     return frozenset({"TF101", "TF503"}) if tensors else frozenset()
@@ -256,7 +265,7 @@ def advice_edits(verdict: Verdict, option: str | None, tensors: Mapping[str, str
     retrace is carried out where the function is called (the numbers passed as tensors, one
     trace, as replay measured), not on the decorator (an int32 signature can break the body)."""
     edits: list[AdviceEdit] = []
-    call_site = option == "input_signature" and bool(tensors)
+    call_site = bool(tensors) and option in (None, "input_signature")
     if verdict is Verdict.DECORATE:
         edits.append(AdviceEdit("decorate", option=None if call_site else option))
     elif verdict is Verdict.UNDECORATE:

@@ -47,6 +47,10 @@ UNDECORATE_SLOWDOWN = 1.1  # eager must beat the tf.function (and every option) 
 OPTION_GAIN = 1.3  # an option must beat the tf.function without it by this factor to be advised
 MIN_CALLS_FIX_FIRST = 10  # a broken function called this often is worth fixing (else: leave it eager)
 RETRACING_TRACES = 3  # options against retracing are considered from this many traces on
+# A function the run called this often runs in a loop, whose calls grow with the workload (epochs,
+# steps): it is decorated when a run WORKLOAD_FACTOR times longer would repay its tracing.
+LOOP_CALLS = 50
+WORKLOAD_FACTOR = 10
 
 RETRACE_OPTIONS = ("reduce_retracing", "input_signature")
 XLA_OPTION = "jit_compile"
@@ -184,6 +188,13 @@ def eager_speed(e: Evidence) -> Decision:
         return Decision(Verdict.DECORATE, "speed", f"{speedup:.2f}x faster{what} over {e.calls} calls, tracing included",
                         option=option.name if option else None, speedup=speedup, saving_s=eager - total)
     after = decorate_pays_after(e, option)
+    if after is not None and e.calls >= LOOP_CALLS and after <= WORKLOAD_FACTOR * e.calls:
+        warm = e.eager_call_s / e.graph_call_s  # type: ignore[operator]
+        return Decision(Verdict.DECORATE, "speed",
+                        f"{warm:.1f}x faster per warm call{what}, in a loop ({e.calls} calls): pays back after "
+                        f"{after:.0f} calls, within a run {WORKLOAD_FACTOR}x this one",
+                        option=option.name if option else None, speedup=speedup, saving_s=eager - total,
+                        pays_back_after=after)
     if after is not None:
         return Decision(Verdict.LEAVE_EAGER, "speed",
                         f"decorate if it runs more than {after:.0f} calls: a warm call is "
@@ -203,6 +214,22 @@ def decorate_pays_after(e: Evidence, option: Option | None = None) -> float | No
     return _pays_after(e, traces, DECORATE_SPEEDUP)
 
 
+def _not_clearly_slower(e: Evidence) -> bool:
+    """A warm graph call within ``UNDECORATE_SLOWDOWN`` of a warm eager one: removing the decorator
+    would rest on noise (the same program run twice gave keep and undecorate)."""
+    if e.eager_call_s is None or e.graph_call_s is None or e.trace_s is None or not e.calls:
+        return False
+    return e.graph_call_s + _retrace_rate(e, e.traces) * e.trace_s < UNDECORATE_SLOWDOWN * e.eager_call_s
+
+
+def _retrace_rate(e: Evidence, traces: int) -> float:
+    """Traces per call in a longer run: a function that retraced (``RETRACING_TRACES`` or more)
+    keeps retracing at the rate it did; otherwise its traces are paid once."""
+    if traces < RETRACING_TRACES:
+        return 0.0
+    return e.trace_rate if e.trace_rate is not None and traces == e.traces else traces / e.calls
+
+
 def graph_pays_after(e: Evidence) -> float | None:
     """Calls after which the tf.function as written has repaid its traces against eager (both warm);
     None when a warm graph call is not faster."""
@@ -216,9 +243,7 @@ def _pays_after(e: Evidence, traces: int, factor: float) -> float | None:
     e_call, g_call, trace = e.eager_call_s, e.graph_call_s, e.trace_s
     if e_call is None or g_call is None or trace is None or not e.calls:
         return None
-    rate = 0.0
-    if traces >= RETRACING_TRACES:
-        rate = e.trace_rate if e.trace_rate is not None and traces == e.traces else traces / e.calls
+    rate = _retrace_rate(e, traces)
     gain = e_call - factor * (g_call + rate * trace)
     if gain <= 0:
         return None
@@ -237,10 +262,12 @@ def decorated_speed(e: Evidence) -> Decision:
                             f"{graph / eager:.2f}x faster over {e.calls} calls", speedup=eager / graph,
                             saving_s=eager - graph)
         after = graph_pays_after(e)
-        if after is not None:
+        if after is not None or _not_clearly_slower(e):
             return Decision(Verdict.KEEP, "speed",
-                            f"a warm call is {e.eager_call_s / e.graph_call_s:.1f}x faster as a graph: it pays back "  # type: ignore[operator]
-                            f"after {after:.0f} calls (this run made {e.calls})", speedup=eager / graph,
+                            (f"a warm call is {e.eager_call_s / e.graph_call_s:.1f}x faster as a graph: it pays back "  # type: ignore[operator]
+                             f"after {after:.0f} calls (this run made {e.calls})") if after is not None else
+                            f"a warm call is about as fast as a graph ({e.eager_call_s / e.graph_call_s:.2f}x): "  # type: ignore[operator]
+                            f"undecorating needs eager {UNDECORATE_SLOWDOWN}x faster per call", speedup=eager / graph,
                             saving_s=eager - graph, pays_back_after=after)
         return Decision(Verdict.UNDECORATE, "speed",
                         f"eager is {graph / eager:.2f}x faster than the tf.function as written{what} over {e.calls} calls",

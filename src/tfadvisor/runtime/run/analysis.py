@@ -96,7 +96,8 @@ class RunAnalysis:
                     if progress:
                         progress(self.replayed, len(todo), p.stats.qualname)
                     try:
-                        p.replay = replay(p.stats, limit_s=limit)
+                        retraces = p.static is not None and any(r in ("TF101", "TF503") for r in p.static.reasons)
+                        p.replay = replay(p.stats, limit_s=limit, try_tensors=retraces)
                     except KeyboardInterrupt:
                         self.interrupted = True
                         reason = "replay interrupted (Ctrl-C)"

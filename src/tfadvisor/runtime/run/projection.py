@@ -313,7 +313,9 @@ def _why(p: Projection, m: Measurement) -> str:
         return _cut(f"differs under tf.function: {m.differences[0]}{stays}")
     if m.as_tensors:
         names = ", ".join(f"`{k}` as a {dtype} tensor" for k, dtype in m.as_tensors.items())
-        return f"retraced {m.traces} times in {s.calls} calls; pass {names}: one trace"
+        if (m.traces or 0) > 1:
+            return f"retraced {m.traces} times in {s.calls} calls; pass {names}: one trace"
+        return f"its Python numbers change between calls (TF101); pass {names}: one trace for all values"
     if v is Verdict.FIX_FIRST:
         return "static hazards: " + ", ".join(x for x in p.decision.reasons if x.startswith("TF")) if p.decision else "fix first"
     if m.option and v in (Verdict.DECORATE, Verdict.RECONFIGURE):
