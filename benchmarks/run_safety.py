@@ -119,13 +119,15 @@ def observed(name: str, cwd: str, budget: float | None, args: list[str]) -> tupl
     return out, data
 
 
-def hot_verdict(report: dict[str, Any]) -> tuple[str, str]:
-    """(function, verdict) of the replayed function with the largest share of the run."""
-    rows = [r for r in report.get("run", {}).get("table", []) if r.get("replayed")]
-    if not rows:
-        return "-", "-"
-    hot = max(rows, key=lambda r: r["share"])
-    return hot["qualname"], hot["verdict"]
+def hot_verdict(report: dict[str, Any], name: str | None = None) -> tuple[str, str]:
+    """(function, verdict) of the function called ``name``, else of the replayed function with the
+    largest share of the run."""
+    rows = [r for r in report.get("run", {}).get("table", []) if r.get("replayed") or r["qualname"] == name]
+    named = [r for r in rows if r["qualname"] == name]
+    if named or rows:
+        hot = named[0] if named else max(rows, key=lambda r: r["share"])
+        return hot["qualname"], hot["verdict"]
+    return "-", "-"
 
 
 def advised_saving(report: dict[str, Any]) -> float:
@@ -167,7 +169,8 @@ def _epochs(row: Row, name: str, tmp: str, opts: argparse.Namespace) -> None:
     """The hot step's verdict with 1 and with 5 epochs (same program, same budget rule)."""
     _, r1 = observed(name, tmp, opts.budget, ["--epochs", "1"])
     _, r5 = observed(name, tmp, opts.budget, ["--epochs", "5"])
-    (hot1, v1), (hot5, v5) = hot_verdict(r1), hot_verdict(r5)
+    hot5, v5 = hot_verdict(r5)  # the hot step of the longer run, and its verdict in the shorter one
+    hot1, v1 = hot_verdict(r1, hot5)
     row.hot = hot1 if hot1 == hot5 else f"{hot1} / {hot5}"
     row.epochs = (v1, v5)
 
