@@ -576,10 +576,15 @@ def evidence(obs: dict[str, Any]) -> policy.Evidence:
         policy.Option(OPTION_MODES[name], m["est_s"], m["equivalent"], m["body_runs"])
         for name, m in modes.items() if name in OPTION_MODES and m["ok"] and m["est_s"]
     )
+    # warm per-call times and one trace over a warm call: the policy decides for the workload too
+    # (a tf.function faster per call is kept when the driver's calls are too few to repay a trace)
+    warm = graph["ok"] and eager.get("steady_s") is not None and graph.get("steady_s") is not None
     return policy.Evidence(
         decorated=obs["decorated"], calls=eager["calls"], tensor_work=eager["tensor_work"], broken=broken,
         eager_total_s=eager["est_s"], graph_total_s=graph["est_s"] if graph["ok"] else None,
         traces=graph["body_runs"] or 1, options=options,
+        eager_call_s=eager["steady_s"] if warm else None, graph_call_s=graph["steady_s"] if warm else None,
+        trace_s=max(0.0, graph["first_s"] - graph["steady_s"]) if warm and graph.get("first_s") is not None else None,
     )
 
 

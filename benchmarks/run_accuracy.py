@@ -70,7 +70,8 @@ def edited_copy(script: str, report: dict, folder: str) -> tuple[str, list[str]]
         node = _find_def(defs, fn)
         if node is None:
             continue
-        option = (fn.get("measurement") or {}).get("option")
+        advice = fn.get("advice") or {}
+        option = advice.get("option") if advice else (fn.get("measurement") or {}).get("option")
         decorator = "@tf.function" + (f"({OPTION_TEXT[option]})" if option in OPTION_TEXT else "")
         existing = next((d for d in node.decorator_list if "function" in ast.unparse(d)), None)
         if row["verdict"] == "decorate":

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from tfadvisor.model import Report
 from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
 
-DEFAULT_BUDGET_S = 120.0
+DEFAULT_BUDGET_S: float | None = None  # a share of the program's own run (runtime/run/budget.py)
 
 
 @dataclass
@@ -35,11 +35,12 @@ class RunResult:
 
 
 def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = False, project: str | None = None,
-                    budget_s: float = DEFAULT_BUDGET_S, memory_budget: int = DEFAULT_MEMORY_BUDGET,
+                    budget_s: float | None = DEFAULT_BUDGET_S, memory_budget: int = DEFAULT_MEMORY_BUDGET,
                     hooks: RunHooks | None = None) -> RunResult:
     """Run ``target`` (a script path, or a module with ``is_module``) with ``args`` as Python would,
     observing the project's functions (``project``: their folder; default the script's), then
-    replay and measure within ``budget_s`` seconds. Never raises for what the program does."""
+    replay and measure within ``budget_s`` seconds (None: a share of the program's own run time,
+    ``runtime/run/budget.py``; 0: observation only). Never raises for what the program does."""
     from tfadvisor.runtime import quiet
     from tfadvisor.runtime.run.analysis import RunAnalysis
     from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program

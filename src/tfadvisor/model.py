@@ -136,6 +136,11 @@ class Facts:
     recursive: bool = False
     creates_variables: VariableCreation = "none"
     role: Role = "other"
+    # Why it must stay a tf.function whatever a measurement says (its graph is exported, its
+    # concrete functions are used, it is a distributed step, its decorator sets input_signature or
+    # jit_compile): analysis/project.py, ``Linked.needs_graph``. A measured report never advises
+    # undecorating such a function.
+    needs_graph: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -219,6 +224,40 @@ class Measurement:
     policy_verdict: str | None = None
 
 
+AdviceEditKind = Literal["decorate", "undecorate", "set-option", "pass-as-tensors"]
+
+
+@dataclass
+class AdviceEdit:
+    """One change to the code that an advice asks for, in the terms ``fix`` applies it."""
+
+    kind: AdviceEditKind
+    # decorate / set-option: the tf.function option it sets ("reduce_retracing", "input_signature",
+    # "jit_compile"); None for a plain ``@tf.function``.
+    option: str | None = None
+    # pass-as-tensors: parameter -> dtype, wrapped as ``tf.constant(value, dtype)`` where it is called.
+    arguments: dict[str, str] | None = None
+
+
+@dataclass
+class Advice:
+    """The measured answer for one function, made once by the policy (``advice/measured.py``) and
+    read as it is by every renderer, by ``fix --from`` (its ``edits``, nothing recomputed) and by
+    ``profile``: what to do, with which option, what it saves, and on what it rests."""
+
+    verdict: Verdict
+    why: str = ""
+    option: str | None = None  # the tf.function option the advice sets, if any
+    saving_s: float | None = None  # the advice's saving against the code as it is (None: not claimed)
+    edits: list[AdviceEdit] = field(default_factory=list)
+    step: str = ""  # the policy step that decided (advice/policy.py)
+    calls: int = 0  # calls the run (or profile) made
+    # The run was too short to repay tracing: graph mode pays back after this many calls, and the
+    # advice holds for a workload that makes more (a longer run of the same program).
+    pays_back_after: float | None = None
+    needs_graph: list[str] = field(default_factory=list)  # why it stays a tf.function, if it must
+
+
 @dataclass
 class FunctionReport:
     id: str
@@ -233,6 +272,8 @@ class FunctionReport:
     confidence: Confidence = "certain"
     assumptions: list[str] = field(default_factory=list)
     measurement: Measurement | None = None
+    # The measured answer (``run``, ``profile``); None for ``check``, whose verdict is the answer.
+    advice: Advice | None = None
     # Notebooks: where the ``def`` is (``line`` indexes the cells joined, as findings' ``line``).
     cell: int | None = None
     cell_line: int | None = None
@@ -282,6 +323,9 @@ class RunSummary:
     observed_functions: int = 0
     replayed_functions: int = 0
     budget_s: float = 0.0
+    # How the replay budget was set and spent (runtime/run/budget.py): "0.75 x the program's 8.1 s
+    # run", "--budget 30 s"; functions share it by their share of the run at stake.
+    budget_basis: str = ""
     replay_s: float = 0.0
     replay_interrupted: bool = False
     memory_budget_bytes: int = 0
@@ -402,6 +446,11 @@ def _function_from_dict(d: dict[str, Any]) -> FunctionReport:
         m = _build(Measurement, d["measurement"])
         m.modes = [_build(ModeMeasurement, x) for x in d["measurement"].get("modes", [])]
         fn.measurement = m
+    if isinstance(d.get("advice"), dict):
+        advice = _build(Advice, d["advice"])
+        advice.verdict = Verdict(advice.verdict)
+        advice.edits = [_build(AdviceEdit, e) for e in d["advice"].get("edits") or []]
+        fn.advice = advice
     return fn
 
 

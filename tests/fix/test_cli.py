@@ -134,3 +134,24 @@ def test_fix_never_imports_tensorflow(tmp_path) -> None:
             "print('TF' if 'tensorflow' in sys.modules else 'NO-TF')\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip().endswith("NO-TF"), proc.stdout + proc.stderr
+
+
+def test_fix_from_applies_the_measured_advice_with_its_call_site_change(tmp_path, monkeypatch) -> None:
+    """Issue 21: `decorate` + "pass `epoch` as a tensor" for a function that is not yet a tf.function
+    was neither applied nor listed as skipped. Both edits of the advice are applied."""
+    from tfadvisor.model import Advice, AdviceEdit
+
+    runner = _setup(tmp_path, monkeypatch)
+    (tmp_path / "e.py").write_text(
+        "import tensorflow as tf\n\n\ndef step(x, epoch):\n    return x * tf.cast(epoch, tf.float32)\n\n\n"
+        "for epoch in range(3):\n    step(tf.ones([2]), epoch)\n")
+    advice = Advice(Verdict.DECORATE, option="input_signature", saving_s=0.5,
+                    edits=[AdviceEdit("decorate"), AdviceEdit("pass-as-tensors", arguments={"epoch": "int32"})])
+    fn = FunctionReport(id="e.py::step", path="e.py", qualname="step", line=4, end_line=5, decorated=False,
+                        facts=Facts(), verdict=Verdict.DECORATE, reasons=["TF501", "TF601", "TF101"], advice=advice)
+    (tmp_path / "r.json").write_text(json.dumps(Report(functions=[fn], command="run").to_dict()))
+    result = runner.invoke(main, ["fix", "--from", "r.json", "e.py"])
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "e.py").read_text()
+    assert "@tf.function\ndef step(x, epoch):" in text
+    assert "step(tf.ones([2]), tf.constant(epoch, tf.int32))" in text

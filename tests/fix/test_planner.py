@@ -124,3 +124,28 @@ def test_a_saved_report_is_planned_like_the_one_in_memory() -> None:
     assert edit.input_signature == (TensorSpecData((None, 2), "float32"),) and edit.jit_compile is True
     [again] = plan(Report.from_dict(Report(functions=[fn]).to_dict()), Options()).edits["m.py"]
     assert again == edit
+
+
+def test_measured_advice_is_applied_as_it_is() -> None:
+    """fix --from applies the Advice's edits: the option the policy chose (reduce_retracing, not an
+    input_signature recomputed from reason codes) and the call-site change of a decorate (issue 21)."""
+    from tfadvisor.fix.edits import PassAsTensors
+    from tfadvisor.model import Advice, AdviceEdit
+
+    signatures = [{"x": ["tensor", "float32", [8, 3]]}, {"x": ["tensor", "float32", [4, 3]]}]
+    relaxed = _fn("relax", Verdict.RECONFIGURE, ["TF601", "TF104"], decorated=True,
+                  measurement=Measurement(calls=9, signatures=signatures),
+                  advice=Advice(Verdict.RECONFIGURE, option="reduce_retracing",
+                                edits=[AdviceEdit("set-option", option="reduce_retracing")]))
+    epoch = _fn("step", Verdict.DECORATE, ["TF501", "TF601", "TF101"], measurement=Measurement(calls=9),
+                advice=Advice(Verdict.DECORATE, option="input_signature",
+                              edits=[AdviceEdit("decorate"), AdviceEdit("pass-as-tensors", arguments={"epoch": "int32"})]))
+    xla = _fn("fast", Verdict.RECONFIGURE, ["TF506"], decorated=True, measurement=Measurement(calls=9),
+              advice=Advice(Verdict.RECONFIGURE, option="jit_compile", edits=[AdviceEdit("set-option", option="jit_compile")]))
+    result = plan(Report(functions=[relaxed, epoch, xla]))
+    edits = result.edits["m.py"]
+    options = next(e for e in edits if isinstance(e, SetDecoratorOptions))
+    assert options.reduce_retracing is True and options.input_signature is None
+    assert any(isinstance(e, AddDecorator) and e.qualname == "step" and e.input_signature is None for e in edits)
+    assert any(isinstance(e, PassAsTensors) and e.arguments == (("epoch", "int32"),) for e in edits)
+    assert [s.what for s in result.skipped] == ["jit_compile=True on fast"]  # XLA results unchecked: listed

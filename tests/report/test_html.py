@@ -138,3 +138,18 @@ def test_run_table_is_written_for_people() -> None:
         "measuring interrupted": "no", "memory allowed for recorded calls": "512 MiB",
         "memory used by recorded calls": "3.5 MiB", "projected saving": "+750 ms"}
     assert not re.search(r"_bytes|_s\b|\bFalse\b|536870912", section)
+
+
+def test_undecorate_saving_has_the_sign_of_the_text_report() -> None:
+    """Issue 21: the HTML summary showed an undecorate saving with the opposite sign of its own table
+    and of the text report. Every renderer reads the advice's saving (positive: time saved)."""
+    from tfadvisor.model import Advice, Facts, FunctionReport, Measurement, Verdict
+    from tfadvisor.report._summary import summarize
+
+    m = Measurement(calls=50, eager_s=1e-4, graph_s=1e-3, saved_s=0.04)
+    fn = FunctionReport("a.py::f", "a.py", "f", 1, 2, True, Facts(), Verdict.UNDECORATE, measurement=m,
+                        advice=Advice(Verdict.UNDECORATE, saving_s=0.04))
+    report = Report(functions=[fn], command="run", run=RunSummary(projected_saved_s=0.04, wall_s=1.0))
+    assert summarize(report).projected_saving_s == pytest.approx(0.04)
+    html = render(report, "html")
+    assert re.search(r'id="projected-saving">\+40', html)

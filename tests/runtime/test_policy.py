@@ -26,7 +26,8 @@ def test_safety_first_whatever_the_speed() -> None:
     assert d.verdict is Verdict.FIX_FIRST and d.step == "safety"
     assert decide(ev(graph=0.01, broken="d", calls=3)).verdict is Verdict.LEAVE_EAGER  # not worth fixing
     rare = decide(ev(decorated=True, broken="d", calls=3))
-    assert rare.verdict is Verdict.UNDECORATE and rare.saving_s is None  # for correctness: no saving claimed
+    # the program's results are the graph's: the decorator stays, however rarely it runs (issue 21)
+    assert rare.verdict is Verdict.FIX_FIRST and rare.saving_s is None
 
 
 def test_no_tensor_work_is_never_a_graph() -> None:
@@ -99,3 +100,46 @@ def test_unmeasured_keeps_static_but_never_advises_graph_mode() -> None:
     assert unmeasured_verdict(Verdict.UNDECORATE, decorated=True) is Verdict.UNDECORATE
     assert unmeasured_verdict(None, decorated=True) is Verdict.KEEP
     assert decide(ev(graph=None)).verdict is Verdict.LEAVE_EAGER
+
+
+# -- issue 21: needs-a-graph wins, decisions for the workload ------------------------------------
+
+def test_a_function_that_needs_its_graph_is_never_undecorated():
+    slow = dict(decorated=True, eager=0.1, graph=1.0)  # eager 10x faster: undecorate, unless...
+    assert decide(ev(**slow)).verdict is Verdict.UNDECORATE
+    kept = decide(ev(**slow, needs_graph=("its graph is exported (signatures=)",)))
+    assert kept.verdict is Verdict.KEEP and "exported" in kept.why
+    no_tensors = decide(ev(decorated=True, tensor_work=False, needs_graph=("its decorator sets input_signature",)))
+    assert no_tensors.verdict is Verdict.KEEP
+
+
+def test_a_decorated_function_that_differs_keeps_its_decorator():
+    for calls in (3, 500):
+        d = decide(ev(decorated=True, broken="results differ: variables", calls=calls))
+        assert d.verdict is Verdict.FIX_FIRST and "decorator stays" in d.why
+
+
+def test_a_decorated_function_faster_per_call_is_kept_when_the_run_is_too_short():
+    # 10 calls, one 0.5 s trace: eager wins over this run, but a warm call is 5x faster as a graph
+    short = dict(decorated=True, calls=10, eager=0.05, graph=0.51, eager_call_s=0.005, graph_call_s=0.001,
+                 trace_s=0.5)
+    d = decide(ev(**short))
+    assert d.verdict is Verdict.KEEP and d.pays_back_after == pytest.approx(125)
+    slower = decide(ev(**{**short, "graph_call_s": 0.006}))  # a graph call is slower too: it never pays
+    assert slower.verdict is Verdict.UNDECORATE
+
+
+def test_an_eager_function_in_a_short_run_says_after_how_many_calls_to_decorate():
+    short = dict(calls=20, eager=0.1, graph=0.12, eager_call_s=0.005, graph_call_s=0.001, trace_s=0.1)
+    d = decide(ev(**short))
+    assert d.verdict is Verdict.LEAVE_EAGER and d.pays_back_after == pytest.approx(0.12 / (0.005 - 0.0012))
+    assert "decorate if it runs more than 32 calls" in d.why
+    # the same function over a longer run of the same program: decorate
+    long = decide(ev(**{**short, "calls": 200, "eager": 1.0, "graph": 0.3}))
+    assert long.verdict is Verdict.DECORATE
+
+
+def test_retracing_that_grows_with_the_calls_never_pays_back():
+    storm = dict(decorated=True, calls=10, traces=10, eager=0.05, graph=1.0, eager_call_s=0.005,
+                 graph_call_s=0.001, trace_s=0.1)
+    assert decide(ev(**storm)).verdict is Verdict.UNDECORATE

@@ -21,7 +21,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from tfadvisor.advice import policy
-from tfadvisor.model import Confidence, Finding, FunctionReport, Measurement, ModeMeasurement, Verdict
+from tfadvisor.model import (
+    Advice,
+    AdviceEdit,
+    Confidence,
+    Finding,
+    FunctionReport,
+    Measurement,
+    ModeMeasurement,
+    Verdict,
+)
 from tfadvisor.rules import get_rule
 from tfadvisor.rules.base import Rule
 from tfadvisor.wording import plural
@@ -80,13 +89,15 @@ class MeasuredDecision:
     confidence: Confidence = "certain"
     assumptions: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    advice: Advice | None = None  # the typed answer every renderer, fix and profile read
 
 
 # -- functions that were not measured ----------------------------------------------------------
 
-def unmeasured(static: FunctionReport | None, *, decorated: bool, note: str) -> MeasuredDecision:
+def unmeasured(static: FunctionReport | None, *, decorated: bool, note: str, calls: int = 0,
+               needs_graph: tuple[str, ...] = ()) -> MeasuredDecision:
     """No replay (``note`` says why): keep the static verdict, but never advise graph mode for what
-    was not measured (``policy.unmeasured_verdict``)."""
+    was not measured (``policy.unmeasured_verdict``), nor undecorating what needs its graph."""
     verdict = policy.unmeasured_verdict(static.verdict if static else None, decorated)
     reasons = list(static.reasons) if static else []
     assumptions = list(static.assumptions) if static else []
@@ -94,15 +105,23 @@ def unmeasured(static: FunctionReport | None, *, decorated: bool, note: str) -> 
         assumptions.append(f"not measured ({note}); the static verdict was {static.verdict.value}")
     else:
         assumptions.append(f"not measured: {note}")
-    return MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
+    out = MeasuredDecision(verdict=verdict, reasons=reasons, confidence="speculative", assumptions=assumptions)
+    evidence = policy.Evidence(decorated=decorated, calls=calls, needs_graph=needs_graph)
+    _keep_needed_graph(out, evidence)
+    out.advice = Advice(verdict=out.verdict, why=f"not measured: {note}", step="unmeasured", calls=calls,
+                        edits=advice_edits(out.verdict, None, {}),
+                        needs_graph=list(needs_graph) if decorated else [])
+    return out
 
 
-def covered(*, decorated: bool, callers: list[str]) -> MeasuredDecision:
+def covered(*, decorated: bool, callers: list[str], calls: int = 0) -> MeasuredDecision:
     """Every call runs inside another graph (TF505): its own decorator changes nothing there, so
     there is no change to advise (the code stays as it is unless a change clearly pays)."""
     verdict = Verdict.KEEP if decorated else Verdict.LEAVE_EAGER
-    return MeasuredDecision(verdict=verdict, reasons=["TF505"],
-                            assumptions=[f"all calls come from {', '.join(sorted(set(callers)))}"])
+    where = ", ".join(sorted(set(callers)))
+    return MeasuredDecision(verdict=verdict, reasons=["TF505"], assumptions=[f"all calls come from {where}"],
+                            advice=Advice(verdict=verdict, why=f"runs inside {where}", step="covered", calls=calls,
+                                          saving_s=0.0))
 
 
 # -- arithmetic ---------------------------------------------------------------------------------
@@ -153,6 +172,8 @@ def judge(
     xla_equivalent: bool | None = None,
     location: Location | None = None,
     evidence: policy.Evidence | None = None,
+    as_tensors: Mapping[str, str] | None = None,
+    needs_graph: tuple[str, ...] = (),
 ) -> MeasuredDecision:
     """The verdict for one measured function: the policy's (``advice/policy.py``), with its
     findings, reasons and how sure it is.
@@ -161,7 +182,9 @@ def judge(
     more); ``retrace_args`` maps each argument that caused a retrace to what changed ("value",
     "shape", "dtype", "type"...); ``error_details`` holds the full error text per mode;
     ``evidence`` is the policy's input when the caller built it (``run`` does, from the observed
-    run); otherwise it is derived from ``m`` (``evidence_from``).
+    run); otherwise it is derived from ``m`` (``evidence_from``). ``as_tensors`` names the Python
+    numbers that, passed as tensors, traced once with the same results (``run``'s replay): the
+    advice carries that call-site change when its option is ``input_signature``.
     """
     loc = location or Location()
     measured_calls = measured_calls or m.calls
@@ -169,24 +192,89 @@ def judge(
     find = _finder(out, loc)
     broken_reasons, broken = _what_failed(m, dict(error_details or {}), find)
     evidence = evidence or evidence_from(m, decorated=decorated, measured_calls=measured_calls,
-                                         retrace_args=retrace_args, xla_equivalent=xla_equivalent, broken=broken)
+                                         retrace_args=retrace_args, xla_equivalent=xla_equivalent, broken=broken,
+                                         needs_graph=needs_graph)
     decision = _decide(m, evidence)
     out.verdict = decision.verdict
+    tensors = dict(as_tensors or {}) if decision.option == "input_signature" or _retraces_statically(static) else {}
     if decision.step == "unmeasured":
         out.confidence = "speculative"
         out.assumptions.append(f"not measured: {m.error or 'eager and graph times are missing'}")
         if static is not None and not broken_reasons:
-            out.verdict, out.reasons = static.verdict, list(static.reasons)
+            out.verdict = policy.unmeasured_verdict(static.verdict, decorated)
+            out.reasons = list(static.reasons)
             out.assumptions = list(static.assumptions) + out.assumptions
-            return out
+            return _with_advice(_keep_needed_graph(out, evidence), decision, m, evidence, tensors)
     if decision.step == "no_tensor_work":
-        out.reasons = ["TF502"]
+        out.reasons = ["TF502"] if out.verdict is not Verdict.KEEP else []
     elif decision.step == "safety":
         out.reasons = broken_reasons
-        return _merge_static(out, static, calls=m.calls, decorated=decorated)
+        merged = _merge_static(out, static, calls=m.calls, decorated=decorated)
+        return _with_advice(_keep_needed_graph(merged, evidence), decision, m, evidence, tensors)
     _speed(out, m, decision, decorated, measured_calls, dict(retrace_args or {}), find)
     _how_sure(out, m, evidence, decision, measured_calls)
-    return _merge_static(out, static, calls=m.calls, decorated=decorated)
+    if evidence.needs_graph and decorated:
+        out.assumptions.append("needs its graph: " + "; ".join(evidence.needs_graph))
+    if decision.pays_back_after is not None:
+        out.assumptions.append(f"graph mode pays back after {decision.pays_back_after:.0f} calls; this run made "
+                               f"{evidence.calls}: the verdict is for a workload that makes more")
+    merged = _merge_static(out, static, calls=m.calls, decorated=decorated, cured=_cured_by(tensors))
+    return _with_advice(_keep_needed_graph(merged, evidence), decision, m, evidence, tensors)
+
+
+def _keep_needed_graph(out: MeasuredDecision, evidence: policy.Evidence) -> MeasuredDecision:
+    """Needs-a-graph wins over every other reason to undecorate (a static veto included): the
+    program exports the graph, uses its concrete functions, distributes it or set its options."""
+    if evidence.decorated and evidence.needs_graph and out.verdict is Verdict.UNDECORATE:
+        out.verdict = Verdict.KEEP
+        out.assumptions.append("needs its graph, so the decorator stays: " + "; ".join(evidence.needs_graph))
+    return out
+
+
+def _retraces_statically(static: FunctionReport | None) -> bool:
+    """``check`` says the function's Python numbers change from call to call (TF101/TF503) and
+    that is all that stops it: a short run may show one value, a longer one retraces per value."""
+    if static is None or static.verdict not in (Verdict.FIX_FIRST, Verdict.RECONFIGURE):
+        return False
+    hazards = {r for r in static.reasons if not r.startswith("TF5")} | {r for r in static.reasons if r == "TF503"}
+    return bool(hazards) and hazards <= {"TF101", "TF503"}
+
+
+def _cured_by(tensors: Mapping[str, str]) -> frozenset[str]:
+    """Static hazards that passing the retracing Python numbers as tensors takes away."""
+    return frozenset({"TF101", "TF503"}) if tensors else frozenset()
+
+
+def _with_advice(out: MeasuredDecision, decision: policy.Decision, m: Measurement, evidence: policy.Evidence,
+                 tensors: dict[str, str]) -> MeasuredDecision:
+    """Attach the typed advice: the verdict after the static merge, the policy's option and saving
+    where the verdict is still the policy's, and the edits ``fix`` applies, nothing recomputed."""
+    own = out.verdict is decision.verdict
+    option = decision.option if own and out.verdict in (Verdict.DECORATE, Verdict.RECONFIGURE) else None
+    why = decision.why if own else (out.assumptions[-1] if out.assumptions else decision.why)
+    out.advice = Advice(
+        verdict=out.verdict, why=why, option=option, saving_s=decision.saving_s if own else None,
+        edits=advice_edits(out.verdict, option, tensors), step=decision.step, calls=evidence.calls,
+        pays_back_after=decision.pays_back_after if own else None,
+        needs_graph=list(evidence.needs_graph) if evidence.decorated else [])
+    return out
+
+
+def advice_edits(verdict: Verdict, option: str | None, tensors: Mapping[str, str]) -> list[AdviceEdit]:
+    """What following the advice changes in the code. ``input_signature`` with Python numbers that
+    retrace is carried out where the function is called (the numbers passed as tensors, one
+    trace, as replay measured), not on the decorator (an int32 signature can break the body)."""
+    edits: list[AdviceEdit] = []
+    call_site = bool(tensors) and option in (None, "input_signature")
+    if verdict is Verdict.DECORATE:
+        edits.append(AdviceEdit("decorate", option=None if call_site else option))
+    elif verdict is Verdict.UNDECORATE:
+        edits.append(AdviceEdit("undecorate"))
+    elif verdict is Verdict.RECONFIGURE and option is not None and not call_site:
+        edits.append(AdviceEdit("set-option", option=option))
+    if call_site and verdict in (Verdict.DECORATE, Verdict.RECONFIGURE):
+        edits.append(AdviceEdit("pass-as-tensors", arguments=dict(tensors)))
+    return edits
 
 
 Find = Callable[[str, str], None]
@@ -276,7 +364,7 @@ def _how_sure(out: MeasuredDecision, m: Measurement, evidence: policy.Evidence, 
 def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None = None,
                   retrace_args: Mapping[str, str] | None = None, xla_equivalent: bool | None = None,
                   broken: str | None = None, eager_total_s: float | None = None,
-                  graph_total_s: float | None = None) -> policy.Evidence:
+                  graph_total_s: float | None = None, needs_graph: tuple[str, ...] = ()) -> policy.Evidence:
     """The policy's input from a ``profile`` measurement: totals over ``m.calls`` calls (given, or
     per call x calls + first-call overheads), and the options it can price without measuring them
     (one trace instead of a storm; XLA from its own mode)."""
@@ -284,7 +372,8 @@ def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None
     eager, xla = modes.get("eager"), modes.get("xla")
     n, e, g = m.calls, m.eager_s, m.graph_s
     if e is None or g is None:
-        return policy.Evidence(decorated=decorated, calls=n, broken=broken, eager_total_s=eager_total_s)
+        return policy.Evidence(decorated=decorated, calls=n, broken=broken, eager_total_s=eager_total_s,
+                               needs_graph=needs_graph)
     warmup = max(0.0, eager.first_call_s - e) if eager is not None and eager.first_call_s is not None else 0.0
     trace_s = m.trace_s or 0.0
     traces = m.traces or 1
@@ -303,7 +392,8 @@ def evidence_from(m: Measurement, *, decorated: bool, measured_calls: int | None
         xla_total = n * m.xla_s + traces * compile_s
         options.append(policy.Option(policy.XLA_OPTION, xla_total, xla_equivalent))
     return policy.Evidence(decorated=decorated, calls=n, broken=broken, eager_total_s=eager_total_s,
-                           graph_total_s=graph_total_s, traces=traces, options=tuple(options))
+                           graph_total_s=graph_total_s, traces=traces, options=tuple(options),
+                           needs_graph=needs_graph, eager_call_s=e, graph_call_s=g, trace_s=trace_s)
 
 
 def _option_reasons(option: str | None, decorated: bool, shape_only: bool) -> list[str]:
@@ -346,20 +436,22 @@ STATIC_VETOES = ("TF406", "TF504", "TF207", "TF404")
 
 
 def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls: int = 0,
-                  decorated: bool = False) -> MeasuredDecision:
+                  decorated: bool = False, cured: frozenset[str] = frozenset()) -> MeasuredDecision:
     """Static hazards still count for safety; measured numbers replace static performance guesses.
 
     A static ``fix-first`` is evidence that the function breaks under tf.function, which
     a replay of sampled calls may not exercise (state that changes between calls, an input that
     raises only sometimes): the policy's safety step then applies to it as to a measured break
     (``fix-first`` from ``policy.MIN_CALLS_FIX_FIRST`` calls, else out of graph mode; eager code
-    only where graph mode was measured to pay)."""
+    only where graph mode was measured to pay), except for hazards the advice itself ``cured``
+    (Python numbers that retrace, passed as tensors at the call sites). A decorated function is
+    never taken out of graph mode here: the program's results are the graph's."""
     if static is None:
         out.reasons = list(dict.fromkeys(out.reasons))
         return out
     hazards = [r for r in static.reasons if not r.startswith("TF5")]
     vetoes = [r for r in static.reasons if r in STATIC_VETOES]
-    breaks = static.verdict is Verdict.FIX_FIRST
+    breaks = static.verdict is Verdict.FIX_FIRST and not (cured and set(hazards) <= cured)
     if vetoes and out.verdict is Verdict.DECORATE:
         # A replay of one function in isolation cannot see these: a Keras call decorated breaks
         # the training loop's gradients (TF406), a builder creates variables per trace (TF504)...
@@ -382,8 +474,12 @@ def _merge_static(out: MeasuredDecision, static: FunctionReport | None, *, calls
             out.verdict = Verdict.FIX_FIRST
             out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
                                    "(see the reasons): fix them before it runs as a graph")
+        elif out.verdict.runs_as_graph and decorated:
+            out.verdict = Verdict.FIX_FIRST  # removing the decorator would change the program's results
+            out.assumptions.append("measured results match on the replayed calls, but static hazards remain "
+                                   "(see the reasons): fix them; the decorator stays")
         elif out.verdict.runs_as_graph:
-            out.verdict = Verdict.UNDECORATE if decorated else Verdict.LEAVE_EAGER
+            out.verdict = Verdict.LEAVE_EAGER
             out.assumptions.append(f"static hazards remain and it runs only {calls} times: not worth fixing")
     if out.verdict is Verdict.FIX_FIRST or breaks:
         out.reasons = out.reasons + hazards

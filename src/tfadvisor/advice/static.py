@@ -77,6 +77,7 @@ def facts_of(project: Project, linked: Linked) -> Facts:
         recursive=linked.recursive,
         creates_variables=project.variables[fn.id],  # type: ignore[arg-type]
         role=role_of(linked, work),  # type: ignore[arg-type]
+        needs_graph=list(dict.fromkeys(linked.needs_graph)),
     )
 
 

@@ -50,11 +50,13 @@ class _RunCommand(click.Command):
 @click.command(name="run", cls=_RunCommand)
 @click.option("-m", "module", metavar="MODULE", help="Run a module, as `python -m MODULE`.")
 @click.option("--project", type=click.Path(file_okay=False, exists=True), help="Folder whose functions are observed (default: the script's folder; the current folder with -m).")
-@click.option("--budget", type=click.FloatRange(min=0), default=120.0, show_default=True, help="Seconds for replaying and measuring after the program ends.")
+@click.option("--budget", type=click.FloatRange(min=0), default=None,
+              help="Seconds for replaying and measuring after the program ends, shared by the functions' share of "
+                   "the run [default: 0.75 x the program's own run time, at least 3 s; 0: observation only].")
 @click.option("--memory-budget", default="512MB", show_default=True, help="Memory for sampled calls kept for replay.")
 @output_options(formats=("text", "json", "sarif", "github", "html"))
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED, metavar="SCRIPT [-- ARGS...]")
-def run(module: str | None, project: str | None, budget: float, memory_budget: str, fmt: str,
+def run(module: str | None, project: str | None, budget: float | None, memory_budget: str, fmt: str,
         output: str | None, quiet: bool, argv: tuple[str, ...]) -> None:
     """Run a program once, observed, and measure eager against graph on the calls it made.
 
@@ -100,7 +102,7 @@ def _check_config(target: str, *, is_module: bool, project: str | None) -> None:
         sys.exit(EXIT_USAGE)
 
 
-def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float,
+def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float | None,
             memory_budget: int, fmt: str, output: str | None, quiet: bool) -> int:
     """The whole command; returns the exit status. Kept apart from click so tests can call it."""
     from tfadvisor.measure import RunHooks, measure_program

@@ -1,6 +1,8 @@
 """From a Report to edits per file: which verdicts and findings become changes, and which do not.
 
-Verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfigure`` sets options
+A measured report (``run``, ``profile``) carries each function's ``Advice``: its edits are applied
+as they are (``_plan_advice``), the option the policy chose included. Without one (``check``):
+verdicts: ``decorate`` adds the decorator, ``undecorate`` removes it, ``reconfigure`` sets options
 from the reasons. TF506: ``jit_compile=True``, only when XLA's results are known to match or with
 unsafe fixes. Retracing (TF101/TF104/TF503/TF601): ``input_signature`` when the calls ``run``
 observed were all tensors; ``reduce_retracing=True`` for shape retracing (TF104/TF601) that no
@@ -30,7 +32,7 @@ from tfadvisor.fix.edits import (
     Skipped,
     TensorSpecData,
 )
-from tfadvisor.model import Finding, FunctionReport, Measurement, Report, Verdict, local_id
+from tfadvisor.model import Advice, Finding, FunctionReport, Measurement, Report, Verdict, local_id
 from tfadvisor.rules import get_rule
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
@@ -79,6 +81,9 @@ def plan(report: Report, options: Options | None = None) -> Plan:
 
 
 def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
+    if fn.advice is not None:
+        _plan_advice(fn, fn.advice, options, out)
+        return
     verdict = Verdict(fn.verdict)
     codes = [verdict.value, *fn.reasons]
     if not verdict.edits_code or not options.wants(codes):
@@ -118,6 +123,72 @@ def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
             return
         edit = SetDecoratorOptions(**common, jit_compile=jit, **retrace)
         out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {name}"))
+
+
+def _plan_advice(fn: FunctionReport, advice: Advice, options: Options, out: Plan) -> None:
+    """A measured report's answer, applied as it is: each of its edits (decorate with the option it
+    chose, undecorate, set that option, pass Python numbers as tensors at the call sites), or a
+    ``Skipped`` saying why not. Nothing is recomputed from reason codes: what was measured is
+    what is applied."""
+    verdict = advice.verdict
+    if not verdict.edits_code or not options.wants([verdict.value, *fn.reasons]):
+        return
+    name = local_id(fn.id)
+    what = f"{verdict.value} {name}"
+    if fn.confidence != "certain" and not options.unsafe:
+        out.skipped.append(Skipped(fn.path, what, "speculative verdict; --unsafe-fixes applies it"))
+        return
+    if not advice.edits:
+        out.skipped.append(Skipped(fn.path, what, "the measured advice names no edit (" + (advice.why or "no option") + ")"))
+        return
+    common: dict[str, Any] = dict(origin=verdict.value, reasons=tuple(fn.reasons), safe=fn.confidence == "certain",
+                                  qualname=name)
+    for edit in advice.edits:
+        if edit.kind == "decorate" and not fn.decorated:
+            settings = _option_settings(fn, edit.option, options, out, required=False)
+            out.add(fn.path, AddDecorator(**common, description=f"add @tf.function to {name}", **(settings or {})))
+        elif edit.kind == "undecorate" and fn.decorated:
+            out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {name}"))
+        elif edit.kind == "set-option":
+            settings = _option_settings(fn, edit.option, options, out, required=True)
+            if settings:
+                change = SetDecoratorOptions(**common, **settings)
+                out.add(fn.path, replace(change, description=f"set {change.options_text()} on {name}"))
+        elif edit.kind == "pass-as-tensors":
+            tensors = _as_tensors(Measurement(calls=0, as_tensors=edit.arguments))
+            if tensors:
+                names = ", ".join(f"`{n}`" for n, _ in tensors)
+                out.add(fn.path, PassAsTensors(**common, arguments=tensors,
+                                               description=f"pass {names} to {name} as tensors where it is called"))
+            else:
+                out.skipped.append(Skipped(fn.path, f"pass as tensors to {name}", "no argument with a known dtype"))
+
+
+def _option_settings(fn: FunctionReport, option: str | None, options: Options, out: Plan, *,
+                     required: bool) -> dict[str, Any] | None:
+    """Decorator keywords for the option the advice chose; None (and a ``Skipped``) when it cannot
+    be written. With ``required=False`` (decorate) the decorator is still added without it."""
+    name = local_id(fn.id)
+    if option is None:
+        return {}
+    if option == "reduce_retracing":
+        return {"reduce_retracing": True}
+    if option == "jit_compile":
+        if (fn.measurement is not None and fn.measurement.xla_equivalent is True) or options.unsafe:
+            return {"jit_compile": True}
+        out.skipped.append(Skipped(fn.path, f"jit_compile=True on {name}",
+                                   "XLA results were not checked against eager (XLA can change random streams "
+                                   "and rounding); --unsafe-fixes applies it"))
+        return None if required else {}
+    if option == "input_signature":
+        signature = input_signature(observed_calls(fn.measurement))
+        if signature is not None:
+            return {"input_signature": signature}
+        out.skipped.append(Skipped(fn.path, f"input_signature on {name}",
+                                   "the observed calls do not give one tensor dtype and rank per argument"))
+        return None if required else {}
+    out.skipped.append(Skipped(fn.path, f"{option} on {name}", "an option fix does not know"))
+    return None if required else {}
 
 
 def _jit_compile(fn: FunctionReport, options: Options, out: Plan) -> bool | None:

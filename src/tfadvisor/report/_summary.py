@@ -23,17 +23,18 @@ VERDICT_ORDER: tuple[Verdict, ...] = (
 def projected_saving_s(fn: FunctionReport) -> float | None:
     """Seconds the verdict would save over the measured calls, or None without a measurement.
 
-    ``decorate`` gains the measured graph saving; ``undecorate`` gains back what graph mode loses;
-    other verdicts change nothing measurable (``fix-first`` needs a code change first).
+    The advice's own saving (``Advice.saving_s``: decorate, reconfigure and undecorate alike, the
+    saving of the change against the code as it is, so positive for every advised change); other
+    verdicts change nothing (``fix-first`` needs a person first). The same figure the text
+    report sums, so the HTML summary, its table and the text agree (issue 21: an undecorate
+    saving was shown with the opposite sign).
     """
+    if fn.advice is not None:
+        return (fn.advice.saving_s if fn.advice.verdict.edits_code else 0.0)
     m = fn.measurement
     if m is None or m.saved_s is None:
         return None
-    if fn.verdict is Verdict.DECORATE:
-        return m.saved_s
-    if fn.verdict is Verdict.UNDECORATE:
-        return -m.saved_s
-    return 0.0
+    return m.saved_s if fn.verdict.edits_code else 0.0
 
 
 @dataclass

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tfadvisor.model import Measurement, Report
+from tfadvisor.model import AdviceEdit, Measurement, Report
 from tfadvisor.wording import plural
 
 MODE_LABELS = {"eager": "eager", "graph": "tf.function", "xla": "jit_compile"}
@@ -33,11 +33,23 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
         out.print()
         reasons = ", ".join(fn.reasons) or "-"
         out.print(f"verdict: [bold]{fn.verdict}[/bold]  (reasons: {reasons}; {fn.confidence})")
+        advice = fn.advice
+        if advice is not None:  # the typed answer: why, and what fix --from would change
+            if advice.why:
+                out.print(f"  why: {escape(advice.why)}")
+            if advice.edits:
+                out.print("  fix --from applies: " + escape("; ".join(_edit_text(e) for e in advice.edits)))
         for assumption in fn.assumptions:
             out.print(f"  assumes: {escape(assumption)}")
     for f in report.findings:
         out.print(f"  {f.rule} {f.severity}: {escape(f.message)}")
     return buffer.getvalue()
+
+
+def _edit_text(edit: AdviceEdit) -> str:
+    if edit.kind == "pass-as-tensors":
+        return "pass " + ", ".join(f"`{k}` as a {v} tensor" for k, v in (edit.arguments or {}).items()) + " where it is called"
+    return edit.kind + (f" ({edit.option})" if edit.option else "")
 
 
 def _modes_table(m: Measurement) -> Table:

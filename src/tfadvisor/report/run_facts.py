@@ -43,6 +43,7 @@ _KNOWN: dict[str, tuple[str, Callable[[Any], str]]] = {
     "observed_functions": ("functions observed", str),
     "replayed_functions": ("functions measured", str),
     "budget_s": ("measuring budget", format_seconds),
+    "budget_basis": ("budget set as", lambda v: f"{v}, shared by each function's share of the run"),
     "replay_s": ("time spent measuring", format_seconds),
     "replay_interrupted": ("measuring interrupted", _yes_no),
     "memory_budget_bytes": ("memory allowed for recorded calls", format_bytes),

@@ -80,9 +80,12 @@ def _header(out: Console, run: RunSummary) -> None:
         ended = "was interrupted (Ctrl-C)"
     else:
         ended = f"ended with exit status {run.exit_status}" + (f": {run.error}" if run.error else "")
+    budget = (f" (budget {run.budget_s:.1f} s: {run.budget_basis}, spent by share of the run)"
+              if run.budget_basis and run.budget_s > 0 else "")
+    replayed = ("observation only (--budget 0)" if run.budget_basis and run.budget_s <= 0 else
+                f"{run.replayed_functions} replayed in {run.replay_s:.1f} s{budget}")
     out.print(f"tfadvisor run {what}: the program {ended} in {run.wall_s:.2f} s; "
-              f"{plural(run.observed_functions, 'function')} observed, {run.replayed_functions} replayed "
-              f"in {run.replay_s:.1f} s", markup=False, soft_wrap=True)
+              f"{plural(run.observed_functions, 'function')} observed, {replayed}", markup=False, soft_wrap=True)
     out.print()
 
 

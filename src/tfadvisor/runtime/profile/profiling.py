@@ -18,6 +18,7 @@ from typing import Any
 
 from tfadvisor.advice import measured
 from tfadvisor.model import (
+    Advice,
     Facts,
     FileStatus,
     Finding,
@@ -53,6 +54,7 @@ class ProfileResult:
     error_kind: str | None = None  # set when the measurement itself failed (see results.ErrorKind)
     decorated: bool = False
     static: FunctionReport | None = None
+    advice: Advice | None = None  # the typed answer (verdict, option, edits, saving) the report carries
 
     @property
     def ok(self) -> bool:
@@ -81,6 +83,7 @@ class ProfileResult:
             confidence=self.confidence,  # type: ignore[arg-type]
             assumptions=list(self.assumptions),
             measurement=self.measurement,
+            advice=self.advice,
         )
 
     def report(self) -> Report:
@@ -403,6 +406,7 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
     static_report = _static_for(where, static)
     loc = measured.Location(path=where.path, line=where.line, end_line=where.end_line,
                             function=f"{where.path}::{where.qualname}") if where else None
+    needs_graph = tuple(static_report.facts.needs_graph) if static_report is not None and decorated else ()
     evidence = None
     e, g = m.eager_s, m.graph_s
     if e is not None and g is not None and eager is not None and graph is not None:
@@ -410,17 +414,17 @@ def assemble(target: str, where: Where | None, runs: dict[str, ModeRun], modes: 
         evidence = measured.evidence_from(
             m, decorated=decorated, measured_calls=measured_calls, retrace_args=_retrace_args(graph),
             xla_equivalent=xla_equivalent, broken=graph_error or ("results differ" if m.equivalent is False else None),
-            eager_total_s=projected_s(eager, e, n), graph_total_s=projected_s(graph, g, n))
+            eager_total_s=projected_s(eager, e, n), graph_total_s=projected_s(graph, g, n), needs_graph=needs_graph)
     decision = measured.judge(
         m, decorated=decorated, static=static_report, measured_calls=measured_calls,
         retrace_args=_retrace_args(graph), error_details={k: r.error.detail for k, r in runs.items() if r.error},
-        xla_equivalent=xla_equivalent, location=loc, evidence=evidence,
+        xla_equivalent=xla_equivalent, location=loc, evidence=evidence, needs_graph=needs_graph,
     )
     kind = error_kind or _failure_kind(runs)
     return ProfileResult(target=target, where=where, measurement=m, findings=decision.findings,
                          verdict=decision.verdict, reasons=decision.reasons, confidence=decision.confidence,
                          assumptions=decision.assumptions, runs=runs, error_kind=kind, decorated=decorated,
-                         static=static_report)
+                         static=static_report, advice=decision.advice)
 
 
 def _timings(m: Measurement, eager: ModeRun | None, graph: ModeRun | None, xla: ModeRun | None,

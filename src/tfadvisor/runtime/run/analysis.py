@@ -16,10 +16,10 @@ from typing import Any
 
 from tfadvisor.model import FileStatus, Finding, Report, RunRow, RunSummary, Verdict
 from tfadvisor.paths import display_path
+from tfadvisor.runtime.run import budget
 from tfadvisor.runtime.run.observe import FunctionStats, HostTensor, Observer
 from tfadvisor.runtime.run.projection import (
     Projection,
-    as_tensors,
     covered_finding,
     decide,
     findings_of,
@@ -37,11 +37,13 @@ Progress = Callable[[int, int, str], None]
 class RunAnalysis:
     """The state of one `run` after the program ended: projections, static report, replay progress."""
 
-    def __init__(self, program: ProgramResult, observer: Observer, static: Report | None, budget_s: float):
+    def __init__(self, program: ProgramResult, observer: Observer, static: Report | None, budget_s: float | None):
         self.program = program
         self.observer = observer
         self.static = static
-        self.budget_s = budget_s
+        chosen = budget.choose(budget_s, program.wall_s)
+        self.budget_s = chosen.seconds
+        self.budget_basis = chosen.basis
         self.replay_s = 0.0
         self.replayed = 0
         self.interrupted = False
@@ -52,6 +54,7 @@ class RunAnalysis:
             static_fn = _static_match(index, stats)
             p = Projection(stats=stats, id=static_fn.id if static_fn else f"{path}::{stats.qualname}", path=path)
             p.static = static_fn
+            p.static_rules = {f.rule for f in self._static_findings_of(static_fn)}
             p.calls = stats.calls
             p.eager_total_s = stats.inclusive_s
             self.projections.append(p)
@@ -79,17 +82,22 @@ class RunAnalysis:
                 _mark_covered(p)
                 continue
             reason = None if p in todo[:MAX_REPLAYED] else _skip_reason(p)
+            if reason is None and self.budget_s <= 0:
+                reason = "observation only (--budget 0)"
             if reason is None and not self.interrupted:
                 remaining = self.budget_s - (time.perf_counter() - start)
-                if remaining <= 1.0:
-                    reason = f"replay budget ({self.budget_s:.0f} s) used up"
+                stakes_left = sum(q.eager_total_s for q in todo[:MAX_REPLAYED] if q.decision is None)
+                limit = budget.limit_for(p.eager_total_s, stakes_left, remaining)
+                if remaining < budget.MIN_LIMIT_S:
+                    reason = f"replay budget ({self.budget_s:.1f} s) used up"
                 else:
-                    left = max(1, sum(1 for q in todo if q.decision is None))
-                    limit = min(remaining, max(self.budget_s / 4, remaining / left))
+                    reason = budget.too_costly(p.eager_total_s / max(1, p.calls), limit)
+                if reason is None:
                     if progress:
                         progress(self.replayed, len(todo), p.stats.qualname)
                     try:
-                        p.replay = replay(p.stats, limit_s=limit)
+                        retraces = p.static is not None and any(r in ("TF101", "TF503") for r in p.static.reasons)
+                        p.replay = replay(p.stats, limit_s=limit, try_tensors=retraces)
                     except KeyboardInterrupt:
                         self.interrupted = True
                         reason = "replay interrupted (Ctrl-C)"
@@ -114,7 +122,9 @@ class RunAnalysis:
             if covered:
                 findings.append(covered)
             if p.static is not None and p.verdict is not Verdict.LEAVE_EAGER:
-                findings.extend(f for f in self._static_findings(p.id) if f not in findings)
+                # hazards stand; TF5xx restate check's verdict, which the measured one replaces
+                findings.extend(f for f in self._static_findings(p.id)
+                                if f not in findings and (p.replay is None or not f.rule.startswith("TF5")))
             rows.append(_row(p, rank, wall))
         files = list(self.static.files) if self.static else []
         if not files and self.program.outcome != "not-found" and not self.program.is_module:
@@ -123,7 +133,8 @@ class RunAnalysis:
             **self.program.to_dict(),
             observed_functions=len(self.projections),
             replayed_functions=self.replayed,
-            budget_s=self.budget_s,
+            budget_s=round(self.budget_s, 3),
+            budget_basis=self.budget_basis,
             replay_s=round(self.replay_s, 3),
             replay_interrupted=self.interrupted,
             memory_budget_bytes=self.observer.memory_budget,
@@ -133,6 +144,11 @@ class RunAnalysis:
         )
         findings.sort(key=Finding.sort_key)
         return Report(files=files, functions=functions, findings=findings, command="run", run=run)
+
+    def _static_findings_of(self, static_fn: Any) -> list[Finding]:
+        if self.static is None or static_fn is None:
+            return []
+        return [f for f in self.static.findings if f.function == static_fn.id and not f.suppressed]
 
     def _static_findings(self, function_id: str) -> list[Finding]:
         if self.static is None:
@@ -144,8 +160,11 @@ class RunAnalysis:
 
 
 def _row(p: Projection, rank: int, wall: float) -> RunRow:
-    """One line of the ranked table (data only; report/run_text.py renders it)."""
+    """One line of the ranked table (data only; report/run_text.py renders it): the verdict and
+    saving are the advice's, so the table, the summary and fix say the same."""
     s = p.stats
+    advice = p.decision.advice if p.decision is not None else None
+    saved = advice.saving_s if advice is not None and p.replay is not None and p.replay.eager_s is not None else p.saved_s
     return RunRow(
         rank=rank,
         id=p.id,
@@ -156,7 +175,7 @@ def _row(p: Projection, rank: int, wall: float) -> RunRow:
         own_s=round(s.own_s, 6),
         share=round(s.inclusive_s / wall, 4),
         projected_s=None if p.projected_total_s is None else round(p.projected_total_s, 6),
-        saved_s=None if p.saved_s is None else round(p.saved_s, 6),
+        saved_s=None if saved is None else round(saved, 6),
         verdict=p.verdict,
         advised=p.verdict.edits_code,
         why=p.why,
@@ -169,7 +188,7 @@ def _row(p: Projection, rank: int, wall: float) -> RunRow:
         replayed=p.replay is not None,
         replay_error=p.replay.error if p.replay else None,
         samples=len(s.samples),
-        as_tensors=as_tensors(p),
+        as_tensors=next((e.arguments for e in advice.edits if e.kind == "pass-as-tensors"), None) if advice else None,
         retraces=retrace_options(s) if len(s.signatures) > 1 else None,
     )
 
@@ -187,7 +206,7 @@ def _skip_reason(p: Projection) -> str:
 def _mark_covered(p: Projection) -> None:
     from tfadvisor.advice.measured import covered
 
-    p.decision = covered(decorated=p.stats.decorated, callers=p.covered_by)
+    p.decision = covered(decorated=p.stats.decorated, callers=p.covered_by, calls=p.stats.calls)
     p.why = "covered: runs inside " + ", ".join(sorted({c.split('::')[-1] for c in p.covered_by}))
     p.saved_s = 0.0
 

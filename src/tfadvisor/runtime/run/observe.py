@@ -23,6 +23,7 @@ import functools
 import inspect
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,16 @@ class FunctionStats:
     traced_calls: int = 0  # calls seen with symbolic tensors (inside someone else's tracing)
     traces: int = 0  # tf.function traces observed (already-decorated functions only)
     traced_s: float = 0.0  # time of the calls that traced (already-decorated functions only)
+    first_s: float | None = None  # the first call (inclusive): eager warm-up, or the first trace
+    # What the program itself used the tf.function's graph for (seen at run time): its options,
+    # its concrete functions (get_concrete_function, pretty_printed_concrete_signatures, an export),
+    # variables its first trace created. Why undecorating it would change the program.
+    created_variables: int = 0
+    concrete_requests: int = 0
+    # Arguments whose variables grew during a call with a new signature after the first call (a
+    # second model or optimizer building its weights): as a tf.function that call would trace
+    # again and create variables, which raises (TF401). Eager functions only.
+    late_variables: list[str] = field(default_factory=list)
     callers: dict[str | None, int] = field(default_factory=dict)
     signatures: list[SignatureSeen] = field(default_factory=list)
     samples: list[CallSample] = field(default_factory=list)
@@ -123,13 +134,14 @@ class Observer:
         self.functions: dict[str, FunctionStats] = {}
         self._local = threading.local()
         self._kinds: dict[type, str] = {}
+        self._swapped: list[tuple[Any, type]] = []  # tf.functions observed in place, their own class
 
     # -- wrapping -------------------------------------------------------------------------------
 
     def wrap(self, obj: Any, *, is_method: bool = False) -> Any:
         """Return an observing stand-in for a function or tf.function (anything else unchanged)."""
         if _is_tf_function(obj):
-            return _ObservedTFFunction(obj, self._stats_for(obj.python_function, obj, is_method), self)
+            return _observe_tf_function(obj, self._stats_for(obj.python_function, obj, is_method), self)
         if not inspect.isfunction(obj) or getattr(obj, "__tfadvisor_observed__", False):
             return obj
         if inspect.isgeneratorfunction(obj) or inspect.iscoroutinefunction(obj) or inspect.isasyncgenfunction(obj):
@@ -148,7 +160,7 @@ class Observer:
                 continue  # assigned from elsewhere, or a nested helper
             wrapped = self.wrap(target, is_method=not isinstance(value, staticmethod))
             if wrapped is target:
-                continue
+                continue  # not wrapped, or a tf.function observed in place
             if isinstance(value, staticmethod):
                 wrapped = staticmethod(wrapped)
             elif isinstance(value, classmethod):
@@ -225,6 +237,9 @@ class Observer:
             key = ("unknown",)
         index = stats._index.get(key)
         call_number = stats.calls
+        holders = None
+        if index is None and call_number > 0 and stats.tf_function is None:
+            holders = _variable_counts(args, kwargs)  # a new signature after the first call
         if index is None:
             if len(stats.signatures) < MAX_SIGNATURES_KEPT:
                 index = len(stats.signatures)
@@ -244,7 +259,7 @@ class Observer:
         stats.callers[caller] = stats.callers.get(caller, 0) + 1
         stats.calls += 1
         stats._depth += 1
-        frame = [stats, 0.0, t0, 0.0]  # stats, time in nested observed calls, entry, start
+        frame = [stats, 0.0, t0, 0.0, holders]  # stats, time in nested observed calls, entry, start, variables
         stack.append(frame)
         frame[3] = time.perf_counter()
         return frame
@@ -260,8 +275,14 @@ class Observer:
         stats._depth -= 1
         if stats._depth == 0:
             stats.inclusive_s += elapsed
+            if stats.first_s is None:
+                stats.first_s = elapsed
         if failed:
             stats.errors += 1
+        if frame[4]:
+            grown = [name for name, (holder, count) in frame[4].items() if _count_variables(holder) > count]
+            if grown:
+                stats.late_variables.extend(n for n in grown if n not in stats.late_variables)
         if stack:  # the caller's own time excludes this call and its bookkeeping
             stack[-1][1] += time.perf_counter() - frame[2]
 
@@ -308,59 +329,101 @@ class Observer:
     # -- results --------------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Stop observing: wrappers become plain pass-throughs (replay must not record itself)."""
+        """Stop observing: wrappers become plain pass-throughs (replay must not record itself), and
+        the tf.functions observed in place get their own class back."""
         self.active = False
+        self.release()
+
+    def release(self) -> None:
+        """Give every tf.function observed in place its own class back."""
+        for function, base in reversed(self._swapped):
+            try:
+                function.__class__ = base
+            except TypeError:
+                pass
+        self._swapped.clear()
 
     def observed(self) -> list[FunctionStats]:
         """Functions that were called, most inclusive time first."""
         return sorted((s for s in self.functions.values() if s.calls or s.traced_calls), key=lambda s: -s.inclusive_s)
 
 
-@_not_for_autograph  # called inside another tf.function: runs as is, the tf.function traces itself
-class _ObservedTFFunction:
-    """Stands in for a tf.function object: times each call and counts the traces it triggers."""
+# Observing a tf.function without replacing it. The object the program holds must stay a real
+# tf.function: SavedModel exports only ``Function`` objects (a stand-in made ``tf.saved_model.save``
+# of a tf.Module lose its ``__call__``: "'_UserObject' object is not callable" after loading), and
+# ``get_concrete_function``, ``pretty_printed_concrete_signatures``, ``isinstance`` checks and Keras
+# tracking all look at the object itself. So the object keeps its identity, state and options and
+# only its class changes, to a subclass whose ``__call__`` times the call and counts traces. A
+# method bound per instance is made by TensorFlow as ``type(original)(...)``, so it observes too.
+# ``Observer.release`` puts the original class back; bound functions made meanwhile keep the
+# subclass, which passes calls straight through once observation stops.
+_OBSERVING_CLASSES: weakref.WeakKeyDictionary[Any, type] = weakref.WeakKeyDictionary()
 
-    def __init__(self, function: Any, stats: FunctionStats, observer: Observer, bound: Any = None):
-        self._function = function
-        self._bound = bound
-        self._stats = stats
-        self._observer = observer
-        self._bound_self: Any = None  # the instance, when this is a bound method
-        functools.update_wrapper(self, function.python_function, updated=())
-        self.__tfadvisor_observed__ = True
-        self.__tfadvisor_stats__ = stats
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        target = self._bound if self._bound is not None else self._function
-        observer, stats = self._observer, self._stats
-        sample_args = (self._bound_self,) + args if self._bound is not None else args
+def _observe_tf_function(function: Any, stats: FunctionStats, observer: Observer) -> Any:
+    """Make ``function`` (a tf.function object) report its calls to ``observer``; returns it."""
+    base = type(function)
+    if getattr(base, "_tfadvisor_base", None) is not None:  # observed before (an earlier cell)
+        base = base._tfadvisor_base
+    cls = _OBSERVING_CLASSES.get(function)
+    if cls is None:
+        cls = _observing_class(base)
+        _OBSERVING_CLASSES[function] = cls
+    cls._tfadvisor_stats = stats  # type: ignore[attr-defined]
+    cls._tfadvisor_observer = observer  # type: ignore[attr-defined]
+    function.__class__ = cls
+    observer._swapped.append((function, base))
+    return function
+
+
+def _observing_class(base: type) -> type:
+    """A subclass of ``base`` (TensorFlow's ``Function``) that observes each call from outside."""
+
+    @_not_for_autograph
+    def __call__(self: Any, *args: Any, **kwargs: Any) -> Any:
+        cls = type(self)
+        observer, stats = cls._tfadvisor_observer, cls._tfadvisor_stats
+        instance = self.__dict__.get("_tfadvisor_instance")
+        sample_args = (instance(),) + args if instance is not None else args
         token = observer._enter(stats, sample_args, kwargs)
         if token is None:
-            return target(*args, **kwargs)
-        before = _tracing_count(target)
+            return base.__call__(self, *args, **kwargs)
+        before = _tracing_count(self)
         failed = True
         try:
-            result = target(*args, **kwargs)
+            result = base.__call__(self, *args, **kwargs)
             failed = False
             return result
         finally:
-            new = _tracing_count(target) - before
+            new = _tracing_count(self) - before
             if new > 0:
                 stats.traces += new
                 stats.traced_s += time.perf_counter() - token[3]
+                stats.created_variables = max(stats.created_variables, _created_variables(self))
             observer._leave(stats, token, failed)
 
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        if instance is None:
-            return self
-        bound = self._function.__get__(instance, owner)
-        out = _ObservedTFFunction(self._function, self._stats, self._observer, bound)
-        out._bound_self = instance
-        return out
+    def get_concrete_function(self: Any, *args: Any, **kwargs: Any) -> Any:
+        type(self)._tfadvisor_stats.concrete_requests += 1
+        return base.get_concrete_function(self, *args, **kwargs)  # type: ignore[attr-defined]
 
-    def __getattr__(self, name: str) -> Any:  # get_concrete_function, python_function, ...
-        target = self.__dict__.get("_bound") or self.__dict__["_function"]
-        return getattr(target, name)
+    def pretty_printed_concrete_signatures(self: Any, *args: Any, **kwargs: Any) -> Any:
+        type(self)._tfadvisor_stats.concrete_requests += 1
+        return base.pretty_printed_concrete_signatures(self, *args, **kwargs)  # type: ignore[attr-defined]
+
+    def __get__(self: Any, instance: Any, owner: Any = None) -> Any:
+        bound = base.__get__(self, instance, owner)  # type: ignore[attr-defined]
+        if instance is not None and bound is not self and isinstance(bound, base):
+            try:
+                bound.__dict__.setdefault("_tfadvisor_instance", weakref.ref(instance))
+            except TypeError:  # not weakly referenceable: sampled calls lack ``self``
+                pass
+        return bound
+
+    return type(base.__name__, (base,), {
+        "__call__": __call__, "__get__": __get__, "get_concrete_function": get_concrete_function,
+        "pretty_printed_concrete_signatures": pretty_printed_concrete_signatures, "__module__": base.__module__,
+        "__qualname__": base.__qualname__, "__doc__": base.__doc__, "_tfadvisor_base": base,
+    })
 
 
 class _Symbolic(Exception):
@@ -369,6 +432,67 @@ class _Symbolic(Exception):
 
 def _is_tf_function(obj: Any) -> bool:
     return hasattr(obj, "python_function") and hasattr(obj, "experimental_get_tracing_count") and not isinstance(obj, type)
+
+
+def _variable_counts(args: tuple, kwargs: dict) -> dict[str, tuple[Any, int]] | None:
+    """Objects among the arguments (and ``self``'s attributes) that hold variables (Keras models,
+    layers, optimizers, tf.Modules), with how many they hold now."""
+    out: dict[str, tuple[Any, int]] = {}
+    candidates = [(f"arg[{i}]", a) for i, a in enumerate(args)] + [(k, v) for k, v in kwargs.items()]
+    if args and not _has_variables(args[0]) and hasattr(args[0], "__dict__"):
+        try:
+            candidates += [(f"self.{k}", v) for k, v in vars(args[0]).items() if not k.startswith("_")]
+        except TypeError:
+            pass
+    for name, value in candidates:
+        if type(value) in _SCALAR_SET or not _has_variables(value):
+            continue
+        count = _count_variables(value)
+        if count >= 0:
+            out[name] = (value, count)
+    return out or None
+
+
+def _has_variables(value: Any) -> bool:
+    try:
+        return not isinstance(value, type) and hasattr(type(value), "variables")
+    except Exception:
+        return False
+
+
+def _count_variables(holder: Any) -> int:
+    try:
+        return len(holder.variables)
+    except Exception:
+        return -1
+
+
+def _created_variables(fn: Any) -> int:
+    """Variables a tf.function's first trace created (TensorFlow keeps weak references to them)."""
+    try:
+        return len(fn._created_variables or ())
+    except Exception:
+        return 0
+
+
+def graph_uses(stats: FunctionStats) -> list[str]:
+    """What the program used a tf.function's graph for, as seen at run time: reasons it must stay
+    a tf.function whatever eager and graph cost per call (undecorating would change the program)."""
+    fn = stats.tf_function
+    if fn is None:
+        return []
+    out = []
+    if getattr(fn, "input_signature", None) is not None:
+        out.append("its decorator sets input_signature")
+    if getattr(fn, "_jit_compile", None):
+        out.append("its decorator sets jit_compile")
+    if stats.concrete_requests:
+        out.append(f"its concrete functions were asked for {stats.concrete_requests} time(s) "
+                   "(get_concrete_function, concrete signatures or an export)")
+    if stats.created_variables:
+        out.append(f"its first trace created {stats.created_variables} variable(s): undecorated, their "
+                   "initializers would run eagerly (random ones draw other values)")
+    return out
 
 
 def _tracing_count(fn: Any) -> int:

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tfadvisor.advice import measured, policy
-from tfadvisor.advice.measured import Location, MeasuredDecision, break_even_calls, judge
+from tfadvisor.advice.measured import Location, MeasuredDecision, judge
 from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
 from tfadvisor.runtime import signature as sigmod
-from tfadvisor.runtime.run.observe import FunctionStats
+from tfadvisor.runtime.run.observe import FunctionStats, graph_uses
 from tfadvisor.runtime.run.replay import Replay
 from tfadvisor.wording import plural
 
@@ -51,6 +51,7 @@ class Projection:
     why: str = ""
     decision: MeasuredDecision | None = None
     skipped: str | None = None  # why it was not replayed
+    static_rules: set[str] = field(default_factory=set)  # rules ``check`` reported in this function
     measurement: Measurement | None = None  # what replay measured, in the run's seconds
 
     @property
@@ -134,7 +135,8 @@ def decide(p: Projection) -> None:
     if r is None or r.eager_s is None:
         p.decision = _unmeasured(p)
         return
-    per_call = p.eager_total_s / p.calls if p.calls else (s.inclusive_s / s.calls if s.calls else 0.0)
+    _count_prints(p, r)
+    _late_variables(p, r)
     lines, changed = retrace_explanations(s)
     evidence, scale = evidence_for(p)
     m = Measurement(calls=p.calls, error=r.error, differences=list(r.differences), retraces=lines)
@@ -144,43 +146,77 @@ def decide(p: Projection) -> None:
     # What fix needs for an input_signature: the distinct argument signatures observed.
     m.signatures = [seen.named for seen in s.signatures if seen.named] or None
     m.traces = evidence.traces
-    m.trace_s = _times(r.trace_s, scale)
-    m.eager_s = per_call if not s.decorated else _times(r.eager_s, scale)
-    m.graph_s = _times(r.graph_s, scale)
+    # warm per-call times in the run's seconds, and one trace over a warm call: what the policy read
+    m.trace_s = evidence.trace_s
+    m.eager_s = evidence.eager_call_s
+    m.graph_s = evidence.graph_call_s
     m.xla_s = _times(r.xla_s, scale)
     eager_mode = ModeMeasurement("eager", per_call_s=m.eager_s, rounds=1)
     graph_mode = ModeMeasurement("graph", error=r.graph_error, per_call_s=m.graph_s, traces=m.traces,
-                                 first_call_s=(m.graph_s + (r.trace_s or 0.0)) if m.graph_s is not None else None)
+                                 first_call_s=(m.graph_s + (m.trace_s or 0.0)) if m.graph_s is not None else None)
     m.modes = [eager_mode, graph_mode]
     if r.xla_s is not None or r.xla_error:
         compile_s = max(0.0, r.xla_first_s - r.xla_s) if r.xla_first_s is not None and r.xla_s is not None else 0.0
         m.modes.append(ModeMeasurement("xla", per_call_s=m.xla_s, error=r.xla_error,
-                                       first_call_s=m.xla_s + compile_s if m.xla_s is not None else None))
-    if m.graph_s is not None and m.trace_s is not None and m.eager_s is not None:
-        m.break_even_calls = break_even_calls(m.graph_s + m.trace_s, m.eager_s, m.graph_s)
+                                       first_call_s=m.xla_s + compile_s * scale if m.xla_s is not None else None))
+    m.break_even_calls = policy.graph_pays_after(evidence)
+    tensors = as_tensors(p) if r.tensorized is not None and r.tensorized.equivalent is not False else None
     p.decision = judge(m, decorated=s.decorated, static=p.static, measured_calls=s.calls,
-                       retrace_args=changed, location=location, evidence=evidence)
+                       retrace_args=changed, location=location, evidence=evidence, as_tensors=tensors)
     p.saved_s = m.saved_s
-    as_is = evidence.graph_total_s if s.decorated else evidence.eager_total_s
-    if p.verdict is Verdict.KEEP or m.saved_s is None or as_is is None:
-        p.projected_total_s = as_is if p.verdict is Verdict.KEEP else None
+    if p.verdict is Verdict.KEEP or p.verdict is Verdict.LEAVE_EAGER or m.saved_s is None:
+        p.projected_total_s = p.eager_total_s if p.verdict is Verdict.KEEP else None
     else:
-        p.projected_total_s = as_is - m.saved_s
+        p.projected_total_s = p.eager_total_s - m.saved_s
     p.traces = m.traces
-    if m.option == "input_signature" and r.tensorized is not None and r.tensorized.equivalent is not False:
-        m.as_tensors = as_tensors(p)  # the advice, which fix carries out at the call sites
+    advice = p.decision.advice
+    if advice is not None and any(e.kind == "pass-as-tensors" for e in advice.edits):
+        m.as_tensors = next(e.arguments for e in advice.edits if e.kind == "pass-as-tensors")
     p.why = _why(p, m)
     p.measurement = m
+
+
+def _late_variables(p: Projection, r: Replay) -> None:
+    """An eager function that the run called again with new objects which built their variables
+    in that call (a second model, a fresh optimizer) would raise as a tf.function: that call traces
+    again, and only the first trace may create variables. Replay cannot see it (the program has
+    built everything by then), the observation did."""
+    s = p.stats
+    if s.decorated or not s.late_variables or r.graph_error is not None:
+        return
+    try:
+        names = list(inspect.signature(s.function).parameters)
+    except (TypeError, ValueError):
+        names = []
+    shown = [re.sub(r"^arg\[(\d+)\]$", lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
+                    else m.group(0), n) for n in s.late_variables[:3]]
+    r.graph_error = ("ValueError: tf.function only supports singleton tf.Variables created on the first call "
+                     f"(the run called it again with new objects that built their variables: "
+                     f"{', '.join(f'`{n}`' for n in shown)}); make one tf.function per model instead")
+
+
+def _count_prints(p: Projection, r: Replay) -> None:
+    """Printed output that differs between modes is a difference, except in a tf.function whose
+    prints ``check`` read and left alone (no TF201: they print trace-time values on purpose, such
+    as shapes): one answer for the same print in ``check`` and ``run``."""
+    if r.printed_difference is None or r.printed_difference in r.differences:
+        return
+    on_purpose = p.stats.decorated and p.static is not None and "TF201" not in p.static_rules
+    if not on_purpose:
+        r.differences.append(r.printed_difference)
+        r.equivalent = False if r.equivalent is not None else r.equivalent
 
 
 def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     """The policy's input for one replayed function, in the observed run's seconds, and the factor
     that turns replayed per-call times into them (the run and the replay saw different loads).
 
-    The code as it is is what the program spent: eager time for an eager function, the
-    tf.function's own time (traces included) for a decorated one. The alternatives are replayed
-    per-call times x that factor x the calls, plus one trace per distinct signature the program
-    used (or per signature the option still tells apart)."""
+    Priced like with like. An eager function: its warm calls in the run (the first call's warm-up
+    taken out: it builds layers and kernels, which a decorated program pays too, on its first
+    trace) against warm graph calls plus one warm trace per distinct signature. A decorated
+    function: what the program spent (its own traces included) against warm eager calls, and
+    the options; plus the warm per-call times and the trace cost, with which the policy decides
+    for the workload rather than for the sample run (``pays_back_after``)."""
     s, r = p.stats, p.replay
     assert r is not None and r.eager_s is not None
     calls, observed = p.calls, p.eager_total_s
@@ -200,19 +236,19 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
         steady = (observed - s.traced_s * share) / steady_calls if steady_calls > 0 else None
         scale = steady / r.graph_s if steady and steady > 0 and r.graph_s else trace_unit or 1.0
         first_call_unit = trace_unit or scale
+        graph_call = steady if steady and steady > 0 else (r.graph_s * scale if r.graph_s is not None else None)
+        trace_cost = run_trace if run_trace is not None else (r.trace_s or 0.0) * scale
+        eager_total: float = calls * r.eager_s * scale
+        graph_total: float | None = observed
     else:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
-        scale = (observed / calls) / r.eager_s if calls and r.eager_s else 1.0
+        warm = warm_per_call(s)
+        scale = warm / r.eager_s if warm and r.eager_s else 1.0
         first_call_unit = scale
-    # every replayed second is scaled, tracing too: a run slower than its replay traced slower as
-    # well, so the verdict rests on replay's own ratios, expressed in the run's seconds
-    trace_s = (r.trace_s or 0.0) * scale
-    graph_total: float | None
-    if s.decorated:
-        eager_total, graph_total = calls * r.eager_s * scale, observed
-    else:
-        eager_total = observed
-        graph_total = calls * r.graph_s * scale + traces * trace_s if r.graph_s is not None else None
+        graph_call = r.graph_s * scale if r.graph_s is not None else None
+        trace_cost = (r.trace_s or 0.0) * scale
+        eager_total = calls * warm if warm else observed
+        graph_total = calls * graph_call + traces * trace_cost if graph_call is not None else None
     counts = retrace_options(s)
     projected_traces = {"reduce_retracing": counts["with_reduce_retracing"],
                         "input_signature": counts["with_numbers_as_tensors"]}
@@ -220,7 +256,7 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     for name, o in r.options.items():
         if o.graph_s is not None and o.error is None:
             t = projected_traces[name]
-            option_trace = o.trace_s * first_call_unit if o.trace_s is not None else trace_s
+            option_trace = o.trace_s * first_call_unit if o.trace_s is not None else trace_cost
             options.append(policy.Option(name, calls * o.graph_s * scale + t * option_trace, o.equivalent, t))
     if r.xla_s is not None and not r.xla_error and r.xla_first_s is not None:
         compile_s = max(0.0, r.xla_first_s - r.xla_s)
@@ -229,8 +265,29 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
     broken = r.graph_error or ("results differ: " + r.differences[0] if r.equivalent is False and r.differences else None)
     evidence = policy.Evidence(decorated=s.decorated, calls=calls, tensor_work=r.has_tensors, broken=broken,
                                eager_total_s=eager_total, graph_total_s=graph_total, traces=traces,
-                               options=tuple(options))
+                               options=tuple(options), needs_graph=tuple(needs_graph(p)),
+                               eager_call_s=r.eager_s * scale, graph_call_s=graph_call, trace_s=trace_cost,
+                               trace_rate=traces / max(1, s.calls))
     return evidence, scale
+
+
+def warm_per_call(s: FunctionStats) -> float | None:
+    """An eager function's warm call in the run: its calls after the first (the first builds
+    layers and creates kernels); the only call when there was one."""
+    if not s.calls:
+        return None
+    if s.calls > 1 and s.first_s is not None and s.inclusive_s > s.first_s:
+        return (s.inclusive_s - s.first_s) / (s.calls - 1)
+    return s.inclusive_s / s.calls
+
+
+def needs_graph(p: Projection) -> list[str]:
+    """Why a decorated function must stay one: what ``check`` knows from the code (exported,
+    concrete functions, a distributed step, decorator options) and what the run saw it used for."""
+    if not p.stats.decorated:
+        return []
+    static = list(p.static.facts.needs_graph) if p.static is not None else []
+    return list(dict.fromkeys(static + graph_uses(p.stats)))
 
 
 def _times(value: float | None, scale: float) -> float | None:
@@ -240,33 +297,46 @@ def _times(value: float | None, scale: float) -> float | None:
 def _unmeasured(p: Projection) -> MeasuredDecision:
     note = p.skipped or (p.replay.error if p.replay and p.replay.error else "not replayed")
     p.why = note
-    return measured.unmeasured(p.static, decorated=p.stats.decorated, note=note)
+    return measured.unmeasured(p.static, decorated=p.stats.decorated, note=note, calls=p.calls,
+                               needs_graph=tuple(needs_graph(p)))
 
 
 def _why(p: Projection, m: Measurement) -> str:
-    """One short phrase for the table; the findings carry the details."""
+    """One short phrase for the table, from the advice; the findings carry the details."""
     s, r, v = p.stats, p.replay, p.verdict
     assert r is not None
+    advice = p.decision.advice if p.decision else None
+    stays = "; the decorator stays" if s.decorated else ""
     if r.graph_error:
-        return _cut(f"fails under tf.function: {r.graph_error}")
+        return _cut(f"fails under tf.function: {r.graph_error}{stays}")
     if m.equivalent is False and m.differences:
-        return _cut(f"differs under tf.function: {m.differences[0]}")
+        return _cut(f"differs under tf.function: {m.differences[0]}{stays}")
     if m.as_tensors:
         names = ", ".join(f"`{k}` as a {dtype} tensor" for k, dtype in m.as_tensors.items())
-        return f"retraced {m.traces} times in {s.calls} calls; pass {names}: one trace"
+        if (m.traces or 0) > 1:
+            return f"retraced {m.traces} times in {s.calls} calls; pass {names}: one trace"
+        return f"its Python numbers change between calls (TF101); pass {names}: one trace for all values"
     if v is Verdict.FIX_FIRST:
         return "static hazards: " + ", ".join(x for x in p.decision.reasons if x.startswith("TF")) if p.decision else "fix first"
     if m.option and v in (Verdict.DECORATE, Verdict.RECONFIGURE):
         return f"with {m.option}: saves {m.saved_s or 0.0:.3g} s over {p.calls} calls"
-    if m.eager_s and m.graph_s:
-        speed = m.eager_s / m.graph_s if m.graph_s else float("inf")
-        text = f"{speed:.1f}x faster per call as a graph"
-        if m.break_even_calls is not None:
-            text += f"; pays back after {m.break_even_calls:.0f} calls"
-        elif speed <= 1:
-            text = f"graph not faster ({speed:.2f}x)"
-        return text
-    return ""
+    if not (m.eager_s and m.graph_s):
+        return ""
+    speed = m.eager_s / m.graph_s
+    if advice is not None and advice.needs_graph and v is Verdict.KEEP and (speed <= 1 or advice.pays_back_after is None
+                                                                             and (m.saved_s or 0.0) <= 0):
+        return _cut(f"needs its graph: {advice.needs_graph[0]} ({speed:.2f}x per call)")
+    if advice is not None and advice.pays_back_after is not None:
+        if v is Verdict.LEAVE_EAGER:
+            return (f"decorate if it runs more than {advice.pays_back_after:.0f} calls (this run: {advice.calls}); "
+                    f"{speed:.1f}x faster per warm call")
+        return f"{speed:.1f}x faster per call; pays back after {advice.pays_back_after:.0f} calls (this run: {advice.calls})"
+    text = f"{speed:.1f}x faster per call as a graph"
+    if m.break_even_calls is not None:
+        text += f"; pays back after {m.break_even_calls:.0f} calls"
+    elif speed <= 1:
+        text = f"graph not faster ({speed:.2f}x)"
+    return text
 
 
 def to_function_report(p: Projection) -> FunctionReport:
@@ -289,6 +359,7 @@ def to_function_report(p: Projection) -> FunctionReport:
         measurement=p.measurement or Measurement(
             calls=s.calls, eager_s=(s.inclusive_s / s.calls) if s.calls else None,
             error=p.replay.error if p.replay is not None else None),
+        advice=d.advice if d else None,
     )
 
 

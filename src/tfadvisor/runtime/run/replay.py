@@ -69,6 +69,10 @@ class Replay:
     error: str | None = None  # the replay itself failed (eager call raised, time limit)
     seconds: float = 0.0
     has_tensors: bool = False  # any tensor among the arguments or results
+    # What it printed differs between modes (print runs only while tracing); lines that announce a
+    # trace ("tracing ...") are left out, as ``check`` leaves such prints alone (TF201). Whether the
+    # rest counts as a difference is the projection's call: it knows what ``check`` said.
+    printed_difference: str | None = None
 
     @property
     def tensorized(self) -> OptionRun | None:
@@ -94,9 +98,11 @@ def materialize(value: Any) -> Any:
     return value
 
 
-def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Replay:
+def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True, try_tensors: bool = False) -> Replay:
     """Measure one function on its sampled calls within ``limit_s`` seconds; never raises, and
-    leaves every object it touched as it found it (``replay_state``)."""
+    leaves every object it touched as it found it (``replay_state``). ``try_tensors``: replay its
+    Python numbers as tensors even without retraces seen (``check`` says they change from call to
+    call, which a short run may not show)."""
     out = Replay(stats.key)
     start = time.perf_counter()
     if not stats.samples:
@@ -109,7 +115,7 @@ def replay(stats: FunctionStats, *, limit_s: float, run_xla: bool = True) -> Rep
         return out
     try:
         with _time_limit(limit_s), contextlib.redirect_stdout(io.StringIO()), quiet.measuring():
-            _replay(stats, out, state, limit_s, run_xla)
+            _replay(stats, out, state, limit_s, run_xla, try_tensors)
     except ReplayTimeout:
         if out.eager_s is not None and (out.graph_s is not None or out.graph_error is not None):
             # the core numbers are in; only the optional phases (other signatures, options, XLA) are missing
@@ -168,7 +174,8 @@ def _compare(eager: _Observed, other: _Observed, noise: dict[str, Noise]) -> lis
     return diffs
 
 
-def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: float, run_xla: bool) -> None:
+def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: float, run_xla: bool,
+            try_tensors: bool = False) -> None:
     import tensorflow as tf
 
     started = time.perf_counter()
@@ -202,11 +209,7 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         _fresh(state)
         observed = _observe_two_calls(graph, call_args, kwargs, state)
         diffs = _compare(eager, observed, noise)
-        if eager.printed != observed.printed:
-            diffs.append(
-                f"printed output: {eager.printed.count(chr(10))} lines in two calls eagerly, "
-                f"{observed.printed.count(chr(10))} under tf.function (print runs only while tracing)"
-            )
+        out.printed_difference = printed_difference(eager.printed, observed.printed)
         out.differences = diffs
         out.equivalent = not diffs
     except ReplayTimeout:
@@ -230,6 +233,8 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         if len(stats.signatures) + (1 if stats.signatures_overflow else 0) >= RETRACING_TRACES:
             for name in ("input_signature", "reduce_retracing"):
                 out.options[name] = _option(stats, name, eager, noise, state, per_mode)
+        elif try_tensors and any(_has_number(s.args) or _has_number(s.kwargs) for s in stats.samples):
+            out.options["input_signature"] = _option(stats, "input_signature", eager, noise, state, per_mode)
     run_xla = run_xla and out.has_tensors and out.graph_error is None and stats.tf_function is not None  # policy: XLA reconfigures
     if run_xla and time.perf_counter() - started > 0.6 * limit_s:
         out.xla_error = f"timeout: skipped, the replay's time limit ({limit_s:.0f} s) was nearly used"
@@ -249,6 +254,18 @@ def _replay(stats: FunctionStats, out: Replay, state: ReplayState, limit_s: floa
         except Exception as exc:
             out.xla_error = _one_line(exc)
         _fresh(state)
+
+
+def printed_difference(eager: str, graph: str) -> str | None:
+    """How the printed output of two calls differs, trace announcements left out; None if alike."""
+    def kept(text: str) -> list[str]:
+        return [line for line in text.splitlines() if "trac" not in line.lower()]
+
+    e, g = kept(eager), kept(graph)
+    if e == g:
+        return None
+    return (f"printed output: {len(e)} lines in two calls eagerly, {len(g)} under tf.function "
+            "(print runs only while tracing)")
 
 
 def _two_calls(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, str]:
