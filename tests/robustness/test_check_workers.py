@@ -30,7 +30,7 @@ marker = os.path.join(root, ".killed-once")
 
 
 def dying(args):
-    paths, _ = args
+    paths = args[0]
     if any(os.path.basename(p) == poison for p in paths):
         if not once or not os.path.exists(marker):
             open(marker, "w").close()
