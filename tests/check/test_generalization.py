@@ -594,3 +594,197 @@ def test_a_pipeline_rebound_to_itself_and_a_tfds_split_stay_datasets() -> None:
         """)
     assert fns["train_step"].verdict is Verdict.DECORATE
     assert fns["test_step"].verdict is Verdict.DECORATE
+
+
+def test_files_sharing_a_name_stay_apart_and_imports_go_to_the_neighbour(tmp_path: Path) -> None:
+    # lesson folders of a tutorial repository, each with its own model.py and main.py
+    step = """\
+        import tensorflow as tf
+
+        from model import make
+
+        net = make()
+        opt = tf.keras.optimizers.SGD()
+
+
+        def step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(net(x))
+            opt.apply_gradients(zip(tape.gradient(loss, net.trainable_variables), net.trainable_variables))
+
+
+        for x in tf.data.Dataset.from_tensor_slices(tf.zeros([8, 2])).batch(2):
+            step(x)
+        """
+    files = {"lesson1/model.py": "import tensorflow as tf\n\n\ndef make():\n    return tf.keras.Sequential()\n",
+             "lesson2/model.py": "def make():\n    return None\n",
+             "lesson1/main.py": step, "lesson2/main.py": step}
+    for name, code in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(code))
+    report = check_paths([str(tmp_path)])
+    steps = [fn for fn in report.functions if fn.qualname == "step"]
+    assert len(steps) == 2 and all(fn.verdict is Verdict.DECORATE for fn in steps)
+    makes = {Path(fn.path).parent.name: fn for fn in report.functions if fn.qualname == "make"}
+    assert makes["lesson1"].reasons == ["TF504"]  # the Keras builder is told apart from lesson2's None
+
+
+def test_a_call_now_and_then_does_not_make_a_function_hot() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        gen = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        opt = tf.keras.optimizers.Adam()
+
+
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(gen(x))
+            grads = tape.gradient(loss, gen.trainable_variables)
+            opt.apply_gradients(zip(grads, gen.trainable_variables))
+
+
+        def sample_images(z):
+            return gen(z, training=False)
+
+
+        def show(z):
+            return gen(z)
+
+
+        ds = tf.data.Dataset.from_tensor_slices(tf.zeros([64, 4])).batch(8)
+        z = tf.random.normal([16, 4])
+        for epoch in range(100):
+            for step, x in enumerate(ds):
+                train_step(x)
+                if step % 50 == 0:
+                    show(z)
+            sample_images(z)
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE
+    for name in ("sample_images", "show"):
+        assert fns[name].verdict is Verdict.LEAVE_EAGER and fns[name].reasons == ["TF602"], name
+        assert "now and then" in fns[name].assumptions[0]
+
+
+def test_a_model_whose_own_loop_calls_compute_loss_runs_it_eagerly() -> None:
+    # Keras runs compute_loss inside fit's tf.function; a notebook that never calls fit runs its own
+    fns, _ = single("""\
+        import tensorflow as tf
+
+
+        class VAE(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.enc = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+                self.dec = tf.keras.Sequential([tf.keras.layers.Dense(8)])
+                self.opt = tf.keras.optimizers.Adam()
+
+            def compute_loss(self, x):
+                return tf.reduce_mean(tf.square(self.dec(self.enc(x)) - x))
+
+            def train(self, x):
+                with tf.GradientTape() as tape:
+                    loss = self.compute_loss(x)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.trainable_variables))
+
+
+        model = VAE()
+        ds = tf.data.Dataset.from_tensor_slices(tf.zeros([64, 8])).batch(8)
+        for epoch in range(10):
+            for x in ds:
+                model.train(x)
+            for x in ds:
+                model.compute_loss(x)
+        """)
+    assert fns["VAE.train"].verdict is Verdict.DECORATE
+    assert not any("Keras runs" in a for a in fns["VAE.compute_loss"].assumptions)
+
+
+def test_a_loop_over_objects_of_several_classes_reaches_each_method() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+
+
+        class GAN(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.d = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+                self.opt = tf.keras.optimizers.Adam()
+
+            def step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self.d(x))
+                grads = tape.gradient(loss, self.d.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.d.trainable_variables))
+
+
+        class LSGAN(GAN):
+            def step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.d(x)))
+                grads = tape.gradient(loss, self.d.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.d.trainable_variables))
+
+
+        def train(gan, ds, epochs):
+            for epoch in range(epochs):
+                for x in ds:
+                    gan.step(x)
+
+
+        data = tf.data.Dataset.from_tensor_slices(tf.zeros([64, 3])).batch(8)
+        train(GAN(), data, 5)
+        train(LSGAN(), data, 5)
+        """)
+    assert fns["GAN.step"].verdict is Verdict.DECORATE
+    assert fns["LSGAN.step"].verdict is Verdict.DECORATE
+
+
+def test_a_function_only_traced_for_its_graph_keeps_its_trace_time_bookkeeping() -> None:
+    fns, _ = single("""\
+        import tensorflow as tf
+
+
+        def make_initializer(build):
+            created = []
+
+            @tf.function
+            def initialize():
+                variables = build()
+                nonlocal created
+                created = [v.name for v in tf.nest.flatten(variables)]
+                return variables
+
+            initialize.get_concrete_function()
+            return created
+        """)
+    init = fns["make_initializer.<locals>.initialize"]
+    assert init.verdict is Verdict.KEEP
+
+
+def test_helpers_called_only_from_tf1_code_are_tf1_code(tmp_path: Path) -> None:
+    fns = project(tmp_path, {"ops.py": """\
+        import tensorflow as tf
+
+
+        def distance(x, y):
+            return tf.reduce_sum(tf.square(x - y), axis=-1)
+
+
+        def layer(x, y):
+            return tf.nn.relu(distance(x, y))
+        """, "graph_model.py": """\
+        import tensorflow as tf
+
+        import ops
+
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        for _ in range(3):
+            x = ops.layer(x, x)
+        """})
+    for name in ("ops.py::layer", "ops.py::distance"):
+        assert fns[name].verdict is Verdict.LEAVE_EAGER, name
+    assert fns["ops.py::layer"].reasons == ["TF100"]
