@@ -126,6 +126,9 @@ class ScopeContext:
                 self._record(t, value, (*path, index))
 
     def _record_loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        while (isinstance(iterable, ast.Call) and iterable.args
+               and values.passes_through(self.call_name(iterable))):
+            iterable = iterable.args[0]  # ``tqdm(zip(range(n), ds))``: the progress bar iterates its argument
         if isinstance(iterable, ast.Call) and isinstance(target, ast.Tuple) and iterable.args:
             name = self.call_name(iterable)
             if name == "enumerate" and len(target.elts) == 2:

@@ -601,12 +601,12 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             if isinstance(arg, ast.Starred):
                 break
             site.args.append(_arg_kind(ctx, arg))
-            _note_arg(site, str(index), arg, params, varying_names, ctx)
+            _note_arg(site, str(index), arg, params, varying_names, ctx, call)
         for kw in call.keywords:
             if kw.arg is None:
                 continue
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
-            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx)
+            _note_arg(site, kw.arg, kw.value, params, varying_names, ctx, call)
         out.append(site)
     return out
 
@@ -670,7 +670,7 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
 
 
 def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
-              ctx: ScopeContext) -> None:
+              ctx: ScopeContext, call: ast.Call) -> None:
     if isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg):
         site.fresh.append(key)  # a new object per call: tf.function keys on its identity
     if isinstance(arg, (ast.Name, ast.Attribute)) and not (isinstance(arg, ast.Name) and (
@@ -681,7 +681,7 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
     elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) in ("unknown", "object"):
-        source = ctx.value(arg)  # the project pass finishes it: a dataset's batch, a list of tensors ...
+        source = values.term_at(ctx, arg, call)  # the project pass finishes it: a dataset's batch ...
         if source != values.UNKNOWN:
             site.sources[key] = source
     if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):

@@ -67,6 +67,11 @@ _KERAS_ARRAYS: Value = ("kind", (("numpy", "numpy"), ("numpy", "numpy")))
 
 
 # -- the per-file pass: terms from syntax ---------------------------------------------------------
+def passes_through(name: str | None) -> bool:
+    """A call that hands back (an iterator over) its first argument: a progress bar and the like."""
+    return bool(name) and name.startswith(_PASS_THROUGH)  # type: ignore[union-attr]
+
+
 def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
     """A kind the per-file pass knows without the project: datasets, models, NumPy arrays,
     containers written out, tensors and Python scalars."""
@@ -160,6 +165,40 @@ def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
     if dotted and "." in dotted:
         return ("global", dotted)
     return ("global", f"{ctx.imports.module}.{name}")
+
+
+def term_at(ctx: ScopeContext, node: ast.AST, call: ast.AST) -> Value:
+    """The term of an argument as it reaches ``call``: for a name bound more than once (a notebook
+    that reuses ``lr`` for a picture, then for a batch), the bindings that can reach the call."""
+    if isinstance(node, ast.Name) and len(ctx.bindings.get(node.id, ())) > 1:
+        reaching = _reaching(ctx, ctx.bindings[node.id], call)
+        if reaching:
+            seen = frozenset({node.id})
+            return any_of([_apply(term(ctx, value, seen), path) for value, path in reaching[:_MAX_BINDINGS]])
+    return term(ctx, node)
+
+
+def _reaching(ctx: ScopeContext, bindings: list[tuple[ast.AST, tuple]], call: ast.AST) -> list[tuple[ast.AST, tuple]]:
+    """The bindings that may hold at ``call``: walking back from it, each one up to the first made
+    unconditionally on the way to the call, and those later in a loop around the call (the next
+    iteration sees them)."""
+    line = getattr(call, "lineno", 0)
+    around = ctx.enclosing(call)
+    out: list[tuple[ast.AST, tuple]] = []
+    for value, path in sorted((b for b in bindings if getattr(b[0], "lineno", 0) <= line),
+                              key=lambda b: getattr(b[0], "lineno", 0), reverse=True):
+        out.append((value, path))
+        blocks = [n for n in ctx.enclosing(value) if isinstance(n, (ast.If, ast.For, ast.While, ast.Try, ast.AsyncFor))]
+        if all(any(b is a for a in around) for b in blocks):
+            break  # bound on every path to the call: earlier bindings cannot reach it
+    else:
+        return list(bindings)  # no unconditional binding before the call: any of them may hold
+    loops = [n for n in around if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
+    if loops:
+        loop = loops[-1]
+        end = getattr(loop, "end_lineno", line)
+        out.extend(b for b in bindings if line < getattr(b[0], "lineno", 0) <= end)
+    return out
 
 
 def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value:
