@@ -1,13 +1,16 @@
 """Score `check` against blind judgments of held-out repositories, with 90% intervals.
 
-    python benchmarks/realworld/blind.py --judgments DIR [DIR ...] --reports DIR [--split heldout4]
+    python benchmarks/realworld/blind.py --split heldout5 --judgments benchmarks/realworld/blind/heldout5
+    python benchmarks/realworld/blind.py --reports DIR --judgments DIR [DIR ...] [--list]
 
-Judges (helpers) judged the held-out repositories from the code, never seeing check's verdicts:
-``judgments.jsonl`` (verdicts a sample of functions should get, the sample mixing check's
-change-asking verdicts with random others, unlabelled), ``recall.jsonl`` (functions where an expert
-asks for a change, found without the tool) and ``findings.jsonl`` (each error/warning claim of
-check checked against TensorFlow). ``--reports`` holds check's JSON per repository (run from the
-repository's root). Printed: precision of change-asking verdicts, accuracy of keep/leave-eager,
+Judges (helpers) judged held-out repositories from the code, never seeing check's verdicts
+(benchmarks/realworld/blind/INSTRUCTIONS.md): ``<judge>-judgments.jsonl`` (verdicts a sample of
+functions should get, the sample mixing check's change-asking verdicts with random others,
+unlabelled), ``<judge>-recall.jsonl`` (functions where an expert asks for a change, found without
+the tool), ``<judge>-findings.jsonl`` (each error/warning claim of check checked against
+TensorFlow) and ``<judge>-negatives.jsonl`` (look-alikes that should stay as they are). ``--split``
+runs check on that split's repositories as extract.py wrote them (``--corpus``); ``--reports``
+reads (or, with ``--split``, caches) check's JSON per repository. Printed: precision of change-asking verdicts, accuracy of keep/leave-eager,
 recall, and precision of error/warning findings, each with its population and a Wilson 90%
 interval. Only aggregates are printed unless ``--list`` is given: the held-out split is scored,
 never looked at while changing the tool.
@@ -76,13 +79,24 @@ def load_reports(folder: str) -> tuple[dict[str, dict], dict[str, list[dict]], d
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judgments", nargs="+", required=True, help="judges' folders")
-    parser.add_argument("--reports", required=True, help="check's JSON reports, one per repository")
+    parser.add_argument("--reports", help="check's JSON reports, one per repository (a cache with --split)")
+    parser.add_argument("--split", help="run check on this split of repos.toml first (heldout4, heldout5 ...)")
+    parser.add_argument("--corpus", default=None, help="where extract.py wrote the repositories")
     parser.add_argument("--list", action="store_true", help="print every scored item (not while tuning)")
     args = parser.parse_args(argv)
+    if args.split:
+        args.reports = _run_split(args.split, args.corpus, args.reports)
+    if not args.reports:
+        parser.error("give --reports, --split, or both")
     functions, by_function, findings = load_reports(args.reports)
-    verdicts = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "judgments.jsonl"))])
-    recall = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "recall.jsonl"))])
-    claims = load_jsonl([p for d in args.judgments for p in glob.glob(os.path.join(d, "findings.jsonl"))])
+    def files(kind: str) -> list[str]:  # ``DIR/judgments.jsonl`` or ``DIR/<judge>-judgments.jsonl``
+        return sorted(p for d in args.judgments for p in glob.glob(os.path.join(d, f"*{kind}.jsonl"))
+                      if os.path.basename(p) in (f"{kind}.jsonl",) or os.path.basename(p).endswith(f"-{kind}.jsonl"))
+
+    verdicts = load_jsonl(files("judgments"))
+    recall = load_jsonl(files("recall"))
+    claims = load_jsonl(files("findings"))
+    negatives = load_jsonl(files("negatives") + files("hard_negatives"))
     judged = {**verdicts, **recall}  # a recall case judged in both: the same verdicts
     rows: list[str] = []
 
@@ -102,6 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"keep/leave-eager right (blind sample): {figure(len(quo_right), len(quo))}")
     rows += [f"  quo  {'ok ' if k in quo_right else 'BAD'} {k}: {functions[k]['verdict']} (judged {verdicts[k]['acceptable']})"
              for k in quo]
+
+    # Hard negatives: functions that look like candidates and should stay as they are.
+    if negatives:
+        present = [k for k in negatives if k in functions]
+        fine = [k for k in present if fn_ok(functions[k], negatives[k])]
+        print(f"look-alikes left as they should be (judges' hard negatives): {figure(len(fine), len(present))}")
+        rows += [f"  neg  {'ok ' if k in fine else 'BAD'} {k}: {functions[k]['verdict']} (judged {negatives[k]['acceptable']})"
+                 for k in present]
 
     # Recall: cases where the expert's first choice is a change.
     cases = [k for k, r in recall.items() if r["acceptable"] and r["acceptable"][0] in CHANGE]
@@ -127,6 +149,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(rows))
     return 0
+
+
+def _run_split(split: str, corpus: str | None, reports: str | None) -> str:
+    """check's JSON for every repository of ``split`` (evaluate.py runs it); the folder they are in."""
+    import tempfile
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from evaluate import run_check  # noqa: E402
+    from extract import DEFAULT_OUT  # noqa: E402
+
+    folder = reports or tempfile.mkdtemp(prefix=f"tfadvisor-{split}-")
+    for name, data in run_check(corpus or DEFAULT_OUT, None, split).items():
+        with open(os.path.join(folder, f"{name}.json"), "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+    return folder
 
 
 def fn_ok(fn: dict, judgment: dict) -> bool:
