@@ -286,7 +286,30 @@ def _closure_rebinds(scope: Scope) -> dict[str, int]:
         if isinstance(n.ctx, ast.Store):
             binds.setdefault(n.id, []).append(n.lineno)
     for name, where in binds.items():
-        later = [w for w in where if w > end]
+        later = [w for w in where if w > end and _called_after_rebind(parent, scope.node, w)]
         if later and any(w < def_line for w in where):
             out[name] = max(later)
     return out
+
+
+def _called_after_rebind(parent: Scope, fn: ast.AST, rebind: int) -> bool:
+    """Whether this definition of the nested function can run after line ``rebind``: called by its
+    name after it and before the name is defined again (a benchmark that rebinds ``layer`` and then
+    defines a new ``apply_aug`` for it), or handed out (returned, stored, passed on), which may be
+    called any time."""
+    name = fn.name  # type: ignore[attr-defined]
+    def_line = fn.lineno  # type: ignore[attr-defined]
+    defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = [*parent.nodes(ast.FunctionDef), *parent.nodes(ast.AsyncFunctionDef)]
+    again = [n.lineno for n in defs if n is not fn and n.name == name and n.lineno > def_line]
+    again += [n.lineno for n in parent.nodes(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)
+              and n.lineno > def_line]
+    until = min((line for line in again if line > rebind), default=None)
+    calls = {id(c.func) for c in parent.nodes(ast.Call)}
+    for node in parent.nodes(ast.Name):
+        if node.id != name or not isinstance(node.ctx, ast.Load) or node.lineno <= def_line:
+            continue
+        if id(node) not in calls:
+            return True  # handed out: it may run at any time
+        if node.lineno > rebind and (until is None or node.lineno < until):
+            return True
+    return False

@@ -53,6 +53,33 @@ VARIANTS = [
         def main():
             return make()
         """, tf="differs"),
+    V("closure-rebound-then-function-redefined", """
+        import tensorflow as tf
+
+        def benchmark():
+            timings = []
+            for scale in (2.0, 3.0):
+                factor = scale
+
+                @tf.function
+                def apply(x):
+                    return x * factor
+
+                timings.append(float(apply(tf.ones([2]))[0]))
+                factor = scale * 10
+
+                @tf.function(jit_compile=True)
+                def apply(x):
+                    return x * factor
+
+                timings.append(float(apply(tf.ones([2]))[0]))
+            return timings
+
+        def main():
+            return benchmark()
+        """, tf="same", real=True,
+      note="a benchmark that rebinds what the graph-mode function read, then defines a new function for the "
+           "next mode: the old one is never called again, so nothing reads a stale value"),
     V("rebound-after-def-before-first-call", """
         import tensorflow as tf
 
