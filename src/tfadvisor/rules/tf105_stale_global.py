@@ -226,7 +226,9 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
         if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):
             names.add(scope.node.name)  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
-    redefined = min((s.lineno for s in tree.body  # type: ignore[attr-defined]
+    # defined again further down (also inside an ``if __name__ == "__main__":`` or a loop): calls
+    # after that reach the new function, which reads the name afresh
+    redefined = min((s.lineno for s in _top_level(tree.body)  # type: ignore[attr-defined]
                      if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == fn.name
                      and s.lineno > fn.lineno), default=None)
     for stmt in _top_level(tree.body):  # type: ignore[attr-defined]
