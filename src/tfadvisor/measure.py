@@ -42,36 +42,54 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     replay and measure within ``budget_s`` seconds (None: a share of the program's own run time,
     ``runtime/run/budget.py``; 0: observation only). Never raises for what the program does."""
     from tfadvisor.runtime import quiet
+    from tfadvisor.runtime.keras.session import KerasSession, keras_budget
     from tfadvisor.runtime.run.analysis import RunAnalysis
     from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
 
     hooks = hooks or RunHooks()
-    static = _static_report(project_root(target, is_module, project))
+    root = project_root(target, is_module, project)
+    static = _static_report(root)
+    keras = KerasSession(root)  # Keras's compile/fit, observed and measured apart (runtime/keras/)
+
+    def report(analysis: RunAnalysis) -> Report:
+        return keras.extend(analysis.report())
 
     def save(analysis: RunAnalysis) -> None:
         if hooks.saved:
-            hooks.saved(analysis.report())
+            hooks.saved(report(analysis))
 
     def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
         save(RunAnalysis(program, observer, static, budget_s))
 
-    with quiet.frames_hidden():  # the program's error traces show its frames, not tfadvisor's
-        program, observer = run_program(target, list(args), is_module=is_module, project=project,
-                                        memory_budget=memory_budget, on_hard_exit=hard_exit)
+    keras.install()
+    try:
+        with quiet.frames_hidden():  # the program's error traces show its frames, not tfadvisor's
+            program, observer = run_program(target, list(args), is_module=is_module, project=project,
+                                            memory_budget=memory_budget, on_hard_exit=hard_exit)
+    finally:
+        keras.remove()
     if hooks.ended:
         hooks.ended(program.outcome, program.exit_status, program.error)
     analysis = RunAnalysis(program, observer, static, budget_s)
     save(analysis)  # a report exists even if replay crashes the process
-    if program.outcome not in ("not-found", "terminated") and observer.observed():
+    if program.outcome not in ("not-found", "terminated") and (observer.observed() or keras.observed()):
         previous = _handle_sigterm()
         try:
-            analysis.analyse(progress=hooks.progress, checkpoint=lambda: save(analysis))
+            if keras.observed():
+                progress = hooks.progress
+                trial = (lambda name: progress(0, 1, name)) if progress is not None else None
+                spent = keras.measure(keras_budget(budget_s, keras.fit_s()), progress=trial,
+                                      checkpoint=lambda: save(analysis))
+                if budget_s is not None:  # a given budget is shared; an automatic one is the functions' own
+                    analysis.budget_s = max(0.0, analysis.budget_s - spent)
+            if observer.observed():
+                analysis.analyse(progress=hooks.progress, checkpoint=lambda: save(analysis))
         except Terminated:
             analysis.interrupted = True
             program.exit_status = program.exit_status or 143
         finally:
             _restore_sigterm(previous)
-    return RunResult(analysis.report(), program.exit_status)
+    return RunResult(report(analysis), program.exit_status)
 
 
 def _static_report(root: str) -> Report | None:

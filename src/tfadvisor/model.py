@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from enum import Enum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from tfadvisor.model_keras import KerasTraining
 
 # 2: ``run`` is typed (``RunSummary`` for `run`, ``ProfileSummary`` for `profile`) in the schema
 # too; the JSON of version 1 has the same keys, so reports of both versions are read.
@@ -332,10 +335,12 @@ class RunSummary:
     memory_used_bytes: int = 0
     projected_saved_s: float = 0.0  # the advised rows' savings
     table: list[RunRow] = field(default_factory=list)
+    # Keras models the program trained with fit, measured and advised (model_keras.py); each has a row too.
+    keras: list[KerasTraining] = field(default_factory=list)
 
     def facts(self) -> dict[str, Any]:
         """The run-level facts without the table, in schema order (for renderers)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "table"}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("table", "keras")}
 
 
 @dataclass
@@ -461,6 +466,9 @@ def _run_from_dict(d: Any, command: str) -> RunSummary | ProfileSummary | None:
         return _build(ProfileSummary, d)
     summary = _build(RunSummary, d)
     summary.table = [_row_from_dict(r) for r in d.get("table") or []]
+    from tfadvisor.model_keras import training_from_dict
+
+    summary.keras = [training_from_dict(t) for t in d.get("keras") or [] if isinstance(t, dict)]
     return summary
 
 

@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tfadvisor.fix import keras_edits
 from tfadvisor.fix.edits import Edit, Skipped
 from tfadvisor.fix.notebooks import NotebookError, fix_notebook
 from tfadvisor.fix.planner import Plan
@@ -61,7 +62,7 @@ def fix_file(path: str, edits: Sequence[Edit], *, write: bool) -> FileOutcome:
         if path.endswith(".ipynb"):
             result = fix_notebook(snapshot.text, edits, path)
         else:
-            result = apply_edits(snapshot.text, edits)
+            result = keras_edits.apply_with(snapshot.text, edits, apply_edits)  # compile()/tf.data edits first
     except (TransformError, NotebookError) as exc:
         outcome.error = str(exc)
         return outcome

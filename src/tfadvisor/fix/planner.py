@@ -77,7 +77,18 @@ def plan(report: Report, options: Options | None = None) -> Plan:
     functions = {fn.id: fn for fn in report.functions}
     for finding in report.findings:
         _plan_finding(finding, functions.get(finding.function or ""), options, result)
+    _plan_keras(report, options, result)
     return result
+
+
+def _plan_keras(report: Report, options: Options, out: Plan) -> None:
+    """A `run` report's measured Keras advice: compile() options and tf.data edits (fix/keras_edits.py)."""
+    from tfadvisor.fix import keras_edits
+
+    edits, skipped = keras_edits.plan(report, options.wants)
+    for edit in edits:
+        out.add(edit.path, edit)
+    out.skipped += skipped
 
 
 def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
@@ -252,8 +263,8 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
     if finding.suppressed or finding.fix is None or not options.wants([finding.rule]):
         return
     rule = get_rule(finding.rule)
-    if rule is not None and rule.fix_by == "verdict":
-        return  # the function's verdict edit carries it out (decorator options)
+    if rule is not None and rule.fix_by != "edit":
+        return  # the function's verdict edit (decorator options) or the Keras advice carries it out
     at = Location(finding.line, 0, 0, cell=finding.cell, cell_line=finding.cell_line)  # cell and line in a notebook
     what = f"{finding.rule} at {at.where()}" + (f" in {local_id(fn.id)}" if fn else "")
     kind = RULE_EDITS.get(finding.rule)

@@ -57,6 +57,10 @@ def render(report: Report, *, color: bool = False, width: int = 100, **_: Any) -
             out.print(f"... and {len(rows) - MAX_ROWS} more functions (see --format json)")
     else:
         out.print("no function of the project was called")
+    if run.keras:
+        from tfadvisor.report import keras_text
+
+        keras_text.render(out, run)
     findings = [f for f in report.findings if not f.suppressed]
     if findings:
         out.print()

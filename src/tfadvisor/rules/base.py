@@ -36,8 +36,10 @@ if TYPE_CHECKING:
 Scope = Literal["graph", "always", "decorated", "project", "advice", "runtime"]
 FixSafety = Literal["none", "safe", "unsafe"]
 # How `fix` carries a rule's fix out: "edit", a rewrite at the finding's line (one ``RuleEdit`` in
-# ``fix/edits.py`` names the rule); "verdict", the function's verdict edit (decorator options).
-FixBy = Literal["edit", "verdict"]
+# ``fix/edits.py`` names the rule); "verdict", the function's verdict edit (decorator options);
+# "keras", the measured Keras advice of a `run` report (compile() options, tf.data edits:
+# ``fix/keras_edits.py``).
+FixBy = Literal["edit", "verdict", "keras"]
 
 
 class Rule:

@@ -1,0 +1,242 @@
+"""Keras training: which compile options and pipeline edits to try, and which to advise.
+
+Pure decisions (no TensorFlow): ``runtime/keras/measure.py`` measures what ``candidates`` and
+``pipeline_candidates`` ask for and hands the trials back to ``decide``. The rules, and why each
+threshold is what it is, are in docs/decisions/0014-keras-fit.md:
+
+1. Compile options are measured on fixed batches from the same start (``runtime/keras/trials.py``):
+   ``run_eagerly=False`` when the program left it on; then, on top of it, ``jit_compile=True``,
+   ``steps_per_execution=N`` (for steps short enough that per-step overhead matters, and no
+   callback of the program acting per batch), and both. A trial counts only if it ran and its
+   losses and weights match the program's configuration within what randomness alone changes.
+2. The fastest such trial is the candidate; an option in it that does not earn ``OPTION_GAIN``
+   over the same trial without it is dropped (no XLA compile or coarser logging for nothing).
+3. The input pipeline: where the step waits on data (``INPUT_BOUND_SHARE``) and the project built
+   the ``tf.data`` pipeline, its own pipeline is measured with ``num_parallel_calls`` and
+   ``prefetch`` and then ``cache()`` after its deterministic prefix; kept by the same rule.
+4. The whole advice must make the program's own fit steps ``MIN_SPEEDUP`` faster, measured on its
+   data, else the training is ``keep`` (never a slower program).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tfadvisor.model import Finding, FixInfo, Severity, Verdict
+from tfadvisor.model_keras import CallSite, KerasTraining, KerasTrial
+from tfadvisor.rules import get_rule
+
+OPTION_GAIN = 1.1  # an option (or pipeline edit) must make the step this much faster than without it
+MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
+SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)
+SPE_VALUE = 32
+INPUT_BOUND_SHARE = 0.1  # pipeline edits are measured when a step waits on data this much
+CACHE_MAX_BYTES = 1 << 30  # a cache larger than this is not advised (memory)
+EQ_LOGS = 0.01  # relative difference of the final logged loss/metrics
+EQ_WEIGHTS = 0.05  # weight difference relative to how far training moved the weights
+NOISE_FACTOR = 2.0  # ... plus this many times what other random draws alone change
+
+AS_COMPILED = "as compiled"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the program did, in the units planning needs."""
+
+    run_eagerly: bool
+    jit_compile: bool
+    steps_per_execution: int
+    steps_per_epoch: int | None
+    batch_callbacks: bool
+    epochs: float = 1.0  # training steps / steps per epoch: how often a cache is read
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    options: dict[str, Any]
+
+
+def base_options(setup: Setup) -> dict[str, Any]:
+    """What every candidate sets: graph mode, where the program turned it off."""
+    return {"run_eagerly": False} if setup.run_eagerly else {}
+
+
+def candidates(setup: Setup, graph_step_s: float | None) -> list[Candidate]:
+    """The compile options to measure one by one on top of ``base_options`` (``graph_step_s``: a
+    step's time in graph mode, measured; steps_per_execution only pays on short steps)."""
+    base = base_options(setup)
+    out = []
+    spe = steps_per_execution(setup, graph_step_s)
+    if not setup.jit_compile:
+        out.append(Candidate("jit_compile=True", {**base, "jit_compile": True}))
+    if spe:
+        out.append(Candidate(f"steps_per_execution={spe}", {**base, "steps_per_execution": spe}))
+    return out
+
+
+def combination(graph: KerasTrial, singles: list[KerasTrial]) -> Candidate | None:
+    """All the options together, measured only when each alone earned ``OPTION_GAIN`` over
+    ``graph`` (the program's configuration in graph mode): an option that does not pay alone is
+    not advised, so its combination need not be measured."""
+    winners = [t for t in singles if usable(t) and (t.step_s or 0.0) * OPTION_GAIN <= (graph.step_s or 0.0)]
+    if len(winners) < 2:
+        return None
+    options: dict[str, Any] = {}
+    for t in winners:
+        options.update(t.options)
+    return Candidate(", ".join(f"{k}={v}" for k, v in options.items() if k != "run_eagerly"), options)
+
+
+def steps_per_execution(setup: Setup, step_s: float | None) -> int | None:
+    """The value to try, or None: already set, a callback acts per batch (it would see every N-th
+    batch only), steps long enough that the loop's overhead is noise, or epochs too short."""
+    if setup.steps_per_execution > 1 or setup.batch_callbacks or step_s is None or step_s > SPE_MAX_STEP_S:
+        return None
+    value = SPE_VALUE
+    if setup.steps_per_epoch:
+        value = min(value, setup.steps_per_epoch // 2)
+    return value if value >= 4 else None
+
+
+def equivalent(logs: float, weights: float, noise: tuple[float, float] | None) -> bool:
+    """Same results: the final logs and the weights after the same steps from the same start agree
+    within ``EQ_LOGS``/``EQ_WEIGHTS`` plus ``NOISE_FACTOR`` times what other random draws change."""
+    noise_logs, noise_weights = noise or (0.0, 0.0)
+    return logs <= EQ_LOGS + NOISE_FACTOR * noise_logs and weights <= EQ_WEIGHTS + NOISE_FACTOR * noise_weights
+
+
+def usable(trial: KerasTrial) -> bool:
+    return trial.error is None and trial.step_s is not None and trial.step_s > 0 and trial.equivalent is not False
+
+
+def choose(baseline: KerasTrial, trials: list[KerasTrial], key: str = "options") -> KerasTrial:
+    """The fastest usable trial, with every option (or edit) that does not earn ``OPTION_GAIN`` over
+    the same trial without it dropped; ``baseline`` unless that beats it by ``OPTION_GAIN``.
+    ``key``: ``options`` (compile) or ``pipeline`` (edits)."""
+    ok = [t for t in trials if usable(t)]
+    if not ok or not usable(baseline):
+        return baseline
+    best = _lightest(min(ok, key=lambda t: t.step_s or 0.0), ok, key)
+    if (best.step_s or 0.0) * OPTION_GAIN > (baseline.step_s or 0.0):
+        return baseline
+    return best
+
+
+def _lightest(best: KerasTrial, ok: list[KerasTrial], key: str) -> KerasTrial:
+    while True:
+        lighter = None
+        for item in _items(best, key):
+            without = next((t for t in ok if _items(t, key) == _items(best, key) - {item}), None)
+            if without is not None and (without.step_s or 0.0) <= (best.step_s or 0.0) * OPTION_GAIN:
+                lighter = without
+                break
+        if lighter is None:
+            return best
+        best = lighter
+
+
+def _items(trial: KerasTrial, key: str) -> frozenset[Any]:
+    if key == "pipeline":
+        return frozenset(trial.pipeline)
+    return frozenset((k, v) for k, v in trial.options.items() if k != "run_eagerly")
+
+
+def cache_step_s(with_cache: float, without: float, epochs: float) -> float:
+    """A step's time over the whole training with a cache: the first epoch fills it at the speed
+    without it; the others read it."""
+    if epochs <= 1:
+        return without
+    return (without + (epochs - 1) * with_cache) / epochs
+
+
+@dataclass
+class KerasDecision:
+    verdict: Verdict
+    options: dict[str, Any] = field(default_factory=dict)
+    pipeline: list[str] = field(default_factory=list)
+    speedup: float | None = None
+    projected_s: float | None = None
+    saved_s: float | None = None
+    why: str = ""
+
+
+def decide(baseline: KerasTrial | None, advised: KerasTrial | None, fit_s: float, extra_first_s: float = 0.0,
+           *, options: dict[str, Any] | None = None, pipeline: list[str] | None = None) -> KerasDecision:
+    """The verdict from the program's own data: ``baseline`` (as compiled, the pipeline as written)
+    against ``advised`` (the chosen options and edits), both steady seconds per step; ``fit_s`` the
+    observed fit time the speed-up is projected onto, ``extra_first_s`` one-time costs it adds (XLA's
+    compile)."""
+    options, pipeline = dict(options or {}), list(pipeline or [])
+    what = _describe(options, pipeline)
+    if not what:
+        return KerasDecision(Verdict.KEEP, why="no compile option or pipeline edit measured faster with the same results")
+    if baseline is None or advised is None or not usable(baseline) or not usable(advised):
+        return KerasDecision(Verdict.KEEP, why=f"{what} could not be measured on the program's data")
+    speedup = (baseline.step_s or 0.0) / (advised.step_s or 1.0)
+    projected = fit_s / speedup + max(0.0, extra_first_s)
+    if speedup < MIN_SPEEDUP:
+        return KerasDecision(Verdict.KEEP, speedup=speedup, projected_s=fit_s, saved_s=0.0,
+                             why=f"{what}: only {speedup:.2f}x per step on the program's data; advising needs {MIN_SPEEDUP}x")
+    if projected >= fit_s:
+        return KerasDecision(Verdict.KEEP, speedup=speedup, projected_s=fit_s, saved_s=0.0,
+                             why=f"{what}: {speedup:.2f}x per step, but its one-time cost ({extra_first_s:.1f} s: "
+                                 f"XLA's compile) is more than it saves over this run's fit ({fit_s:.1f} s)")
+    return KerasDecision(Verdict.RECONFIGURE, options, pipeline, speedup, projected, fit_s - projected,
+                         f"{what}: {speedup:.2f}x faster per training step on the program's data, same results")
+
+
+def _describe(options: dict[str, Any], pipeline: list[str]) -> str:
+    words = [f"{k}={v}" for k, v in options.items()]
+    names = {"parallel_map": "num_parallel_calls=AUTOTUNE", "prefetch": "prefetch", "cache": "cache()"}
+    words += [names.get(p, p) for p in pipeline]
+    return ", ".join(words)
+
+
+# -- findings ----------------------------------------------------------------------------------
+
+INPUT_BOUND_NOTE = 0.3  # a step waiting this much on data is reported even when no edit helped
+
+
+def findings(t: KerasTraining) -> list[Finding]:
+    """TF606 at the compile() call for advised options; TF607 at the pipeline for advised edits (or,
+    as a note, for a step that waits on data that no edit helped)."""
+    out: list[Finding] = []
+    projected = _projection(t)
+    if t.verdict is Verdict.RECONFIGURE and t.options and t.compile_site is not None:
+        words = ", ".join(f"{k}={v}" for k, v in t.options.items())
+        out.append(_finding("TF606", t.compile_site, t.id,
+                            f"compile({words}): {_speed(t)} for {t.model}'s fit, same losses and weights over "
+                            f"the same steps{projected}"))
+    sites = [e.site for e in t.pipeline_edits]
+    share = f"a step waits on data {100 * (t.input_share or 0):.0f}% of its time"
+    if t.verdict is Verdict.RECONFIGURE and sites:
+        names = {"parallel_map": "num_parallel_calls=tf.data.AUTOTUNE on map (line {})",
+                 "prefetch": ".prefetch(tf.data.AUTOTUNE) after line {}", "cache": ".cache() after line {}"}
+        words = "; ".join(names[e.kind].format(e.site.line) for e in t.pipeline_edits)
+        out.append(_finding("TF607", sites[0], t.id, f"{share}: {words}{'' if t.options else ': ' + _speed(t)}"
+                            f"{'' if t.options else projected}"))
+    elif (t.input_share or 0.0) >= INPUT_BOUND_NOTE and t.pipeline:
+        first = next((s.site for s in t.pipeline if s.site is not None), None)
+        if first is not None:
+            out.append(_finding("TF607", first, t.id, f"{share}; no pipeline edit measured faster", Severity.INFO))
+    return out
+
+
+def _speed(t: KerasTraining) -> str:
+    return f"{t.speedup:.2f}x faster per training step" if t.speedup else "faster"
+
+
+def _projection(t: KerasTraining) -> str:
+    if t.saved_s is None or not t.fit_s:
+        return ""
+    return f"; projected saving {t.saved_s:.2f} s of {t.fit_s:.2f} s in fit"
+
+
+def _finding(code: str, site: CallSite, function: str, message: str, severity: Severity | None = None) -> Finding:
+    rule = get_rule(code)
+    assert rule is not None
+    return Finding(rule=code, severity=severity or rule.severity, path=site.path, line=site.line, col=site.col,
+                   end_line=site.end_line, end_col=site.end_col, function=function, message=message,
+                   fix=FixInfo(safe=rule.fix == "safe", description=rule.fix_description) if rule.fix != "none" else None)

@@ -1,0 +1,447 @@
+"""Measuring the observed Keras trainings: the options ``advice/keras.py`` asks about, on the
+user's own model and data, within a time budget, with the model put back as it was.
+
+Per training (biggest ``fit`` time first), in this order (docs/decisions/0014-keras-fit.md):
+
+1. fixed batches: the first batches of the program's own training data, drawn once and kept;
+2. compile options on those batches (``trials.run_trial``): as compiled, the same with other
+   random draws (what randomness alone changes), ``run_eagerly=False`` where it was on, then the
+   candidates of ``advice.keras.candidates``, each compared with "as compiled" for equivalence;
+3. the program's own data: as compiled against the chosen options, which gives the share of a
+   step spent waiting on data; where that share matters and the project built the ``tf.data``
+   pipeline, the pipeline rebuilt with ``num_parallel_calls``/``prefetch`` and with ``cache()``;
+4. as compiled against the advice, measured again alternately (the machine may be shared), and
+   ``advice.keras.decide``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from tfadvisor.advice import keras as advice
+from tfadvisor.model import Verdict
+from tfadvisor.model_keras import KerasTraining, KerasTrial, PipelineEdit
+from tfadvisor.runtime.keras.observe import CallRecord, CompileRecord, KerasObserver
+from tfadvisor.runtime.keras.pipeline import Pipeline, describe, rebuild
+from tfadvisor.runtime.keras.trials import ModelState, Outcome, compile_arguments, distance, fixed_batches, run_trial
+
+MAX_TRAININGS = 3  # models measured per run, biggest fit time first
+TARGET_TRIAL_S = 2.0  # timed steps per trial aim at this long (less when the budget is short)
+MAX_EPOCH_S = 5.0  # the program's data is timed over a whole epoch when one takes at most this long
+MIN_TIMED_STEPS = 10
+MAX_TIMED_STEPS = 400
+MIN_BUDGET_S = 5.0
+PIPELINE_EDITS = ("parallel_map", "prefetch")
+
+Progress = Callable[[str], None]
+
+
+def summarize(record: CompileRecord, observer: KerasObserver) -> KerasTraining:
+    """What the run observed of one compiled model (no measurement)."""
+    model = record.model
+    site = record.site
+    fits = [c for c in record.calls if c.kind == "fit"]
+    fit_calls, fit_s = record.total("fit")
+    evaluate_calls, evaluate_s = record.total("evaluate")
+    predict_calls, predict_s = record.total("predict")
+    name = str(getattr(model, "name", "model"))
+    training = KerasTraining(
+        id=f"{site.path}::<compile>@{site.line}" if site else f"<keras>::{name}",
+        model=name, model_class=type(model).__name__, compile_site=site, compiled=dict(record.in_force),
+        fit_calls=fit_calls, fit_s=round(fit_s, 6), fit_steps=sum(c.steps for c in fits),
+        evaluate_calls=evaluate_calls, evaluate_s=round(evaluate_s, 6),
+        predict_calls=predict_calls, predict_s=round(predict_s, 6),
+    )
+    main = _main_fit(record)
+    if main is None:
+        return training
+    data = _fit_data(main)
+    training.data = _data_kind(data.get("x"))
+    training.batch_callbacks = _batch_callbacks(_fit_argument(main, "callbacks"))
+    training.steps_per_epoch = _steps_per_epoch(main, data)
+    pipeline = describe(observer, data.get("x")) if training.data == "tf.data.Dataset" else None
+    if pipeline is not None:
+        training.pipeline = pipeline.stages
+    return training
+
+
+def measure(record: CompileRecord, observer: KerasObserver, training: KerasTraining, budget_s: float,
+            progress: Progress | None = None) -> None:
+    """Fill ``training``'s trials and advice within ``budget_s`` seconds; the model is put back as
+    the program left it whatever happens."""
+    main = _main_fit(record)
+    if main is None:
+        training.skipped = "no fit call of the project's code"
+        return
+    data = _fit_data(main)
+    if training.data not in ("tf.data.Dataset", "NumPy arrays", "tensors", "PyDataset"):
+        training.skipped = f"training data of type {training.data} cannot be read twice"
+        return
+    if budget_s < MIN_BUDGET_S:
+        training.skipped = "replay budget used up"
+        return
+    state = ModelState.save(record.model, compile_arguments(record.model, record.kwargs))
+    try:
+        _Measurement(training, state, data, observer, budget_s, progress).run()
+    finally:
+        state.restore()
+
+
+class _Measurement:
+    def __init__(self, training: KerasTraining, state: ModelState, data: dict[str, Any], observer: KerasObserver,
+                 budget_s: float, progress: Progress | None):
+        self.training = training
+        self.state = state
+        self.data = data
+        self.observer = observer
+        self.deadline = time.perf_counter() + budget_s
+        self.budget_s = budget_s
+        self.progress = progress
+        compiled = training.compiled
+        self.setup = advice.Setup(
+            run_eagerly=bool(compiled.get("run_eagerly")), jit_compile=bool(compiled.get("jit_compile")),
+            steps_per_execution=int(compiled.get("steps_per_execution") or 1),
+            steps_per_epoch=training.steps_per_epoch, batch_callbacks=bool(training.batch_callbacks),
+            epochs=training.fit_steps / training.steps_per_epoch if training.steps_per_epoch else 1.0)
+        self.spe = advice.steps_per_execution(self.setup, 0.0)
+        self.steps_eq = self.spe or 8
+        self.observed_step_s = training.fit_s / training.fit_steps if training.fit_steps else None
+
+    # -- steps and time ----------------------------------------------------------------------------
+
+    def left(self) -> float:
+        return self.deadline - time.perf_counter()
+
+    def time_limit(self) -> float:
+        """Seconds of timed steps per trial: ``TARGET_TRIAL_S``, less on a short budget."""
+        return min(TARGET_TRIAL_S, self.budget_s / 16)
+
+    def timed_steps(self, program_data: bool) -> tuple[int | None, int, float]:
+        """(steps per epoch, epochs, time limit) of a timed fit. Fixed batches repeat: whole
+        executions until the time limit. The program's data runs its own epochs, as the program
+        ran them: a warm-up epoch and a timed one where an epoch is short (its start refills shuffle
+        buffers: part of what a step costs), else part of one epoch until the time limit."""
+        unit = self.spe or 1
+        epoch_s = self.epoch_s()
+        if program_data and self.training.steps_per_epoch:
+            if epoch_s is not None and epoch_s <= min(MAX_EPOCH_S, self.budget_s / 16):
+                return None, 2, 4 * MAX_EPOCH_S
+            return None, 1, self.time_limit()
+        return max(MIN_TIMED_STEPS, int(math.ceil(MAX_TIMED_STEPS / unit) * unit)), 1, self.time_limit()
+
+    def epoch_s(self) -> float | None:
+        t = self.training
+        if not (t.fit_steps and t.steps_per_epoch):
+            return None
+        return t.fit_s / t.fit_steps * t.steps_per_epoch
+
+    def affordable(self, step_s: float | None, eq_steps: int, program_data: bool = False) -> bool:
+        timed = 2 * (self.epoch_s() or 0.0) if program_data and self.timed_steps(True)[1] == 2 else self.time_limit()
+        return self.left() > 3.0 + timed + 2.0 * (step_s or 0.05) * eq_steps
+
+    # -- the phases ------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        t = self.training
+        fixed = fixed_batches(self.data, self.steps_eq)
+        if fixed is None:
+            t.skipped = "the training data could not be drawn as fit draws it"
+            return
+        fixed_ds = fixed[0]
+        chosen = self.compile_options(fixed_ds)
+        if chosen is not None:
+            self.program_data(chosen, chosen)
+
+    def trial(self, name: str, options: dict[str, Any], *, eq_data: Any, time_data: dict[str, Any],
+              step_s: float | None, pipeline: tuple[str, ...] = (), reseed: int | None = None,
+              program_data: bool = False) -> Outcome | None:
+        if not self.affordable(step_s, self.steps_eq if eq_data is not None else 0, program_data):
+            self.training.assumptions.append(f"{name}: not measured (replay budget used up)")
+            return None
+        if self.progress:
+            self.progress(f"{self.training.model}: {name}")
+        trial = KerasTrial(name=name, options=dict(options), pipeline=list(pipeline),
+                           data="program's data" if program_data else "fixed batches")
+        steps, epochs, limit = self.timed_steps(program_data)
+        outcome = run_trial(self.state, trial, eq_data=eq_data, time_data=time_data,
+                            steps_eq=self.steps_eq if eq_data is not None else 0,
+                            steps_time=0 if reseed is not None else steps, epochs=epochs,
+                            time_limit_s=limit, reseed=reseed)
+        if reseed is None:
+            self.training.trials.append(trial)
+        return outcome
+
+    def compile_options(self, fixed: Any) -> KerasTrial | None:
+        """Compile options on fixed batches: the chosen trial (as compiled when nothing beat it)."""
+        t = self.training
+        on_fixed = {"x": fixed}
+        base = self.trial(advice.AS_COMPILED, {}, eq_data=fixed, time_data=on_fixed, step_s=self.observed_step_s)
+        if base is None or base.trial.error or base.snapshot is None:
+            t.skipped = "the model could not be trained again" + (f" ({base.trial.error})" if base else "")
+            return None
+        start = self.state.start_values()
+        noise_run = self.trial("as compiled, other random draws", {}, eq_data=fixed, time_data=on_fixed,
+                               step_s=None, reseed=1)
+        noise = distance(base.snapshot, noise_run.snapshot, start) if noise_run and noise_run.snapshot else None
+        if noise is not None and max(noise) > 0:
+            t.assumptions.append("the same steps from the same start do not give the same weights (random draws or "
+                                 "nondeterministic kernels): results compared within what other draws change")
+        results: list[KerasTrial] = []
+        graph_step = base.trial.step_s
+        graph = advice.base_options(self.setup)
+        if graph:
+            eager_off = self.trial("run_eagerly=False", graph, eq_data=fixed, time_data=on_fixed,
+                                   step_s=(base.trial.step_s or 0.0) / 3)
+            if eager_off is not None:
+                self._judge(eager_off, base, noise, start)
+                results.append(eager_off.trial)
+                graph_step = eager_off.trial.step_s if advice.usable(eager_off.trial) else None
+            if graph_step is None:
+                return base.trial
+        graph_trial = results[-1] if results else base.trial
+        singles: list[KerasTrial] = []
+        for candidate in advice.candidates(self.setup, graph_step):
+            outcome = self.trial(candidate.name, candidate.options, eq_data=fixed, time_data=on_fixed,
+                                 step_s=graph_step)
+            if outcome is not None:
+                self._judge(outcome, base, noise, start)
+                singles.append(outcome.trial)
+        together = advice.combination(graph_trial, singles)
+        if together is not None:
+            outcome = self.trial(together.name, together.options, eq_data=fixed, time_data=on_fixed,
+                                 step_s=graph_step)
+            if outcome is not None:
+                self._judge(outcome, base, noise, start)
+                singles.append(outcome.trial)
+        results += singles
+        chosen = advice.choose(base.trial, results)
+        t.equivalent = chosen.equivalent if chosen is not base.trial else None
+        return chosen
+
+    def _judge(self, outcome: Outcome, base: Outcome, noise: tuple[float, float] | None, start: dict[str, Any]) -> None:
+        trial = outcome.trial
+        if trial.error or outcome.snapshot is None or base.snapshot is None:
+            return
+        logs, weights = distance(base.snapshot, outcome.snapshot, start)
+        trial.equivalent = advice.equivalent(logs, weights, noise)
+        if not trial.equivalent:
+            trial.differences.append(f"final logs differ by {logs:.2%}, weights by {weights:.1%} of the distance "
+                                     f"they moved over {self.steps_eq} steps")
+
+    def program_data(self, chosen: KerasTrial, compute: KerasTrial) -> None:
+        """The chosen options on the program's own data (then the pipeline edits), against as
+        compiled. The chosen options first: the model is still compiled with them or close to it
+        (each compile traces again, and XLA compiles again)."""
+        t = self.training
+        own = self.data
+        options = dict(chosen.options)
+        base: KerasTrial | None = None
+        current: KerasTrial | None = None
+        if not options:
+            base = current = self._program_trial(advice.AS_COMPILED, {}, own, self.observed_step_s)
+        else:
+            current = self._program_trial(_name(options), options, own, compute.step_s)
+        if current is None:
+            t.why = "the program's data could not be measured again"
+            return
+        if compute.step_s and current.step_s:  # the same options on batches already in memory
+            t.input_share = round(max(0.0, 1.0 - compute.step_s / current.step_s), 4)
+        pipeline = describe(self.observer, own.get("x")) if t.data == "tf.data.Dataset" else None
+        best, edits = current, list[str]()
+        if pipeline is not None and (t.input_share or 0.0) >= advice.INPUT_BOUND_SHARE:
+            best, edits = self.pipeline_trials(pipeline, options, current)
+        if best is current and not options:
+            self.confirm(current, current, {}, [], compute)
+            return
+        if base is None:
+            base = self._program_trial(advice.AS_COMPILED, {}, own, self.observed_step_s)
+        if base is None:
+            t.why = "the program's data could not be measured again as compiled"
+            return
+        if best is base:
+            options, edits = {}, []
+        self.confirm(base, best, options, edits, compute)
+        if edits and t.verdict is Verdict.RECONFIGURE and pipeline is not None:
+            t.pipeline_edits = _pipeline_edits(pipeline, edits)
+
+    def _program_trial(self, name: str, options: dict[str, Any], data: dict[str, Any], step_s: float | None,
+                       edits: tuple[str, ...] = ()) -> KerasTrial | None:
+        outcome = self.trial(name + ", program's data", options, eq_data=None, time_data=data, step_s=step_s,
+                             pipeline=edits, program_data=True)
+        return outcome.trial if outcome is not None and advice.usable(outcome.trial) else None
+
+    def pipeline_trials(self, pipeline: Pipeline, options: dict[str, Any],
+                        current: KerasTrial) -> tuple[KerasTrial, list[str]]:
+        edits = tuple(e for e, possible in (("parallel_map", pipeline.parallel_possible),
+                                            ("prefetch", pipeline.prefetch_possible)) if possible)
+        tried = [current]
+        if edits:
+            outcome = self._pipeline_trial(pipeline, options, edits, current.step_s)
+            if outcome is not None:
+                tried.append(outcome.trial)
+        point = pipeline.cache_point()
+        if point is not None:
+            size = pipeline.cache_bytes(point)
+            if size is not None and size <= advice.CACHE_MAX_BYTES:
+                with_cache = edits + ("cache",)
+                outcome = self._pipeline_trial(pipeline, options, with_cache, current.step_s)
+                if outcome is not None and advice.usable(outcome.trial) and len(tried) > 1:
+                    # the first epoch fills the cache at the speed without it
+                    without = tried[-1].step_s or 0.0
+                    outcome.trial.step_s = advice.cache_step_s(outcome.trial.step_s or 0.0, without, self.setup.epochs)
+                if outcome is not None:
+                    tried.append(outcome.trial)
+            elif size is not None:
+                self.training.assumptions.append(f"cache() not tried: it would hold {size / 2**20:.0f} MiB")
+        best = advice.choose(current, tried[1:], key="pipeline")
+        return best, list(best.pipeline)
+
+    def _pipeline_trial(self, pipeline: Pipeline, options: dict[str, Any], edits: tuple[str, ...],
+                        step_s: float | None) -> Outcome | None:
+        try:
+            rebuilt = rebuild(pipeline, edits)
+        except Exception as exc:
+            self.training.assumptions.append(f"pipeline with {', '.join(edits)} could not be built: {exc}")
+            return None
+        name = ", ".join(list(_name(options).split(", ") if options else []) + list(edits)) + ", program's data"
+        return self.trial(name, options, eq_data=None, time_data={"x": rebuilt}, step_s=step_s, pipeline=edits,
+                          program_data=True)
+
+
+    def confirm(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
+                compute: KerasTrial) -> None:
+        """Measure as compiled and the advice once more (the machine may be shared: each one's
+        faster measurement counts), and decide."""
+        t = self.training
+        if best is not base:
+            again = self._program_trial(advice.AS_COMPILED + " (again)", {}, self.data, base.step_s)
+            base = _faster(base, again)
+            data = {"x": rebuild(_describe(self), tuple(edits))} if edits else self.data
+            name = best.name.replace(", program's data", "")
+            best = _faster(best, self._program_trial(name + " (again)", options, data, best.step_s, tuple(edits)))
+        extra = 0.0
+        fixed_base = next((x for x in t.trials if x.name == advice.AS_COMPILED), None)
+        if options.get("jit_compile") and fixed_base is not None and compute.first_s and fixed_base.first_s:
+            extra = max(0.0, compute.first_s - fixed_base.first_s)
+        decision = advice.decide(base, best, t.fit_s, extra, options=options, pipeline=edits)
+        t.verdict = decision.verdict
+        t.why = decision.why
+        t.speedup = None if decision.speedup is None else round(decision.speedup, 3)
+        t.projected_s = None if decision.projected_s is None else round(decision.projected_s, 6)
+        t.saved_s = None if decision.saved_s is None else round(decision.saved_s, 6)
+        if decision.verdict is Verdict.RECONFIGURE:
+            t.options = decision.options
+
+
+def _faster(first: KerasTrial, again: KerasTrial | None) -> KerasTrial:
+    if again is None or (again.step_s or 0.0) >= (first.step_s or 0.0):
+        return first
+    return replace(first, step_s=again.step_s)
+
+
+def _describe(m: _Measurement) -> Pipeline:
+    pipeline = describe(m.observer, m.data.get("x"))
+    assert pipeline is not None
+    return pipeline
+
+
+def _pipeline_edits(pipeline: Pipeline, edits: list[str]) -> list[PipelineEdit]:
+    """Where ``fix`` makes each edit: every sequential map; the last stage (prefetch); the cache point."""
+    out = []
+    if "parallel_map" in edits:
+        out += [PipelineEdit("parallel_map", s.site) for s in pipeline.stages
+                if s.method == "map" and not s.parallel and s.site is not None]
+    if "cache" in edits:
+        point = pipeline.cache_point()
+        site = pipeline.stages[point].site if point is not None else None
+        if site is not None:
+            out.append(PipelineEdit("cache", site))
+    if "prefetch" in edits and pipeline.stages[-1].site is not None:
+        out.append(PipelineEdit("prefetch", pipeline.stages[-1].site))
+    return out
+
+
+def _name(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items())
+
+
+def _main_fit(record: CompileRecord) -> CallRecord | None:
+    fits = [c for c in record.calls if c.kind == "fit" and c.error is None]
+    return max(fits, key=lambda c: c.wall_s, default=None)
+
+
+_FIT_PARAMETERS = ("x", "y", "batch_size", "epochs", "verbose", "callbacks", "validation_split", "validation_data",
+                   "shuffle", "class_weight", "sample_weight", "initial_epoch", "steps_per_epoch")
+
+
+def _fit_argument(call: CallRecord, name: str) -> Any:
+    if name in call.kwargs:
+        return call.kwargs[name]
+    index = _FIT_PARAMETERS.index(name)
+    return call.args[index] if index < len(call.args) else None
+
+
+def _fit_data(call: CallRecord) -> dict[str, Any]:
+    """``fit``'s data arguments as the program passed them (keyword form)."""
+    out = {}
+    for name in ("x", "y", "batch_size", "sample_weight", "class_weight"):
+        value = _fit_argument(call, name)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def _data_kind(x: Any) -> str:
+    kind = type(x).__name__
+    module = type(x).__module__ or ""
+    if "tensorflow.python.data" in module:
+        return "tf.data.Dataset"
+    if kind == "ndarray":
+        return "NumPy arrays"
+    if "Tensor" in kind:
+        return "tensors"
+    if any(c.__name__ == "PyDataset" for c in type(x).__mro__):
+        return "PyDataset"
+    if isinstance(x, (dict, list, tuple)):
+        return "NumPy arrays" if all(type(v).__name__ == "ndarray" for v in (x.values() if isinstance(x, dict) else x)) \
+            else kind
+    return kind
+
+
+def _steps_per_epoch(call: CallRecord, data: dict[str, Any]) -> int | None:
+    given = _fit_argument(call, "steps_per_epoch")
+    if isinstance(given, int) and given > 0:
+        return given
+    x: Any = data.get("x")
+    if _data_kind(x) == "tf.data.Dataset":
+        try:
+            count = int(x.cardinality().numpy())
+        except Exception:
+            return None
+        return count if count > 0 else None
+    batch = data.get("batch_size") or 32
+    first = next(iter(x.values())) if isinstance(x, dict) else (x[0] if isinstance(x, (list, tuple)) else x)
+    try:
+        return max(1, math.ceil(len(first) / batch))
+    except TypeError:
+        return None
+
+
+def _batch_callbacks(callbacks: Any) -> list[str]:
+    """The program's callbacks that act on every batch: with steps_per_execution they would see
+    every N-th batch only."""
+    out = []
+    for cb in callbacks or []:
+        cls = type(cb)
+        if (cls.__module__ or "").startswith("keras"):
+            continue
+        for hook in ("on_train_batch_begin", "on_train_batch_end", "on_batch_begin", "on_batch_end"):
+            own = next((k for k in cls.__mro__ if hook in vars(k)), None)
+            if own is not None and not (own.__module__ or "").startswith("keras"):
+                out.append(cls.__name__)
+                break
+    return out
