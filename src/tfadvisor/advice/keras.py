@@ -95,8 +95,8 @@ def steps_per_execution(setup: Setup, step_s: float | None) -> int | None:
     if setup.steps_per_execution > 1 or setup.batch_callbacks or step_s is None or step_s > SPE_MAX_STEP_S:
         return None
     value = SPE_VALUE
-    if setup.steps_per_epoch:
-        value = min(value, setup.steps_per_epoch // 2)
+    while setup.steps_per_epoch and value > setup.steps_per_epoch // 2:
+        value //= 2  # at least two executions an epoch
     return value if value >= 4 else None
 
 
