@@ -30,7 +30,7 @@ from tfadvisor.rules import get_rule
 OPTION_GAIN = 1.1  # an option (or pipeline edit) must make the step this much faster than without it
 MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
 SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)
-SPE_VALUE = 32
+SPE_VALUES = (32, 128)  # steps_per_execution tried (per-step overhead and callbacks, amortised)
 INPUT_BOUND_SHARE = 0.1  # pipeline edits are measured when a step waits on data this much
 CACHE_MAX_BYTES = 1 << 30  # a cache larger than this is not advised (memory)
 EQ_LOGS = 0.01  # relative difference of the final logged loss/metrics
@@ -68,36 +68,44 @@ def candidates(setup: Setup, graph_step_s: float | None) -> list[Candidate]:
     step's time in graph mode, measured; steps_per_execution only pays on short steps)."""
     base = base_options(setup)
     out = []
-    spe = steps_per_execution(setup, graph_step_s)
     if not setup.jit_compile:
         out.append(Candidate("jit_compile=True", {**base, "jit_compile": True}))
-    if spe:
+    for spe in steps_per_execution(setup, graph_step_s):
         out.append(Candidate(f"steps_per_execution={spe}", {**base, "steps_per_execution": spe}))
     return out
 
 
 def combination(graph: KerasTrial, singles: list[KerasTrial]) -> Candidate | None:
-    """All the options together, measured only when each alone earned ``OPTION_GAIN`` over
-    ``graph`` (the program's configuration in graph mode): an option that does not pay alone is
-    not advised, so its combination need not be measured."""
+    """All the options together (the best value of each), measured only when each alone earned
+    ``OPTION_GAIN`` over ``graph`` (the program's configuration in graph mode): an option that does
+    not pay alone is not advised, so its combination need not be measured."""
     winners = [t for t in singles if usable(t) and (t.step_s or 0.0) * OPTION_GAIN <= (graph.step_s or 0.0)]
-    if len(winners) < 2:
+    best: dict[str, KerasTrial] = {}
+    for t in sorted(winners, key=lambda t: -(t.step_s or 0.0)):
+        for key in t.options:
+            if key != "run_eagerly":
+                best[key] = t  # the fastest trial setting this option wins
+    if len(set(map(id, best.values()))) < 2:
         return None
     options: dict[str, Any] = {}
-    for t in winners:
+    for t in best.values():
         options.update(t.options)
     return Candidate(", ".join(f"{k}={v}" for k, v in options.items() if k != "run_eagerly"), options)
 
 
-def steps_per_execution(setup: Setup, step_s: float | None) -> int | None:
-    """The value to try, or None: already set, a callback acts per batch (it would see every N-th
-    batch only), steps long enough that the loop's overhead is noise, or epochs too short."""
+def steps_per_execution(setup: Setup, step_s: float | None) -> list[int]:
+    """The values to try: none when it is already set, when a callback acts per batch (it would see
+    every N-th batch only) or when a graph step is long enough that the loop's overhead is noise;
+    else ``SPE_VALUES`` halved until an epoch holds two executions (distinct values only)."""
     if setup.steps_per_execution > 1 or setup.batch_callbacks or step_s is None or step_s > SPE_MAX_STEP_S:
-        return None
-    value = SPE_VALUE
-    while setup.steps_per_epoch and value > setup.steps_per_epoch // 2:
-        value //= 2  # at least two executions an epoch
-    return value if value >= 4 else None
+        return []
+    out: list[int] = []
+    for value in SPE_VALUES:
+        while setup.steps_per_epoch and value > setup.steps_per_epoch // 2:
+            value //= 2  # at least two executions an epoch
+        if value >= 4 and value not in out:
+            out.append(value)
+    return out
 
 
 def equivalent(logs: float, weights: float, noise: tuple[float, float] | None) -> bool:

@@ -17,8 +17,11 @@ _SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
 
 # Keras's flag is set per model, usually on purpose (a train_step that needs eager code, a lesson
 # that shows it): only a note. The process-wide switch above is the debugging leftover (a warning).
+# `tfadvisor run` measures the same switch on the program's own model and data (TF606), so the note
+# says where the numbers come from rather than guessing whether the model needs eager mode.
 _KERAS_MESSAGE = ("{}: Keras runs train_step eagerly, the graph speed-up of fit/evaluate/predict is gone; "
-                  "if it is not needed (debugging), turn it off")
+                  "if it is not needed (debugging), turn it off (`tfadvisor run` measures what it costs "
+                  "and whether the results stay the same)")
 
 
 def _keras_run_eagerly(call: ast.Call) -> bool:
@@ -61,7 +64,9 @@ hides graph-only errors until someone turns it off). Remove it, or guard it behi
 reported). Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
 `evaluate` and `predict` then run `train_step` eagerly, batch after batch.
 That one is set per model and is often meant (a `train_step` with eager-only code, a lesson that
-shows eager execution), so it is only a note.
+shows eager execution), so `check` only notes it; `tfadvisor run` measures it on the program's own
+model and data (a few steps each way from the same start) and, when graph mode gives the same
+losses and weights and is faster, advises `run_eagerly=False` with the saving (TF606).
 """
     bad = (
         """\

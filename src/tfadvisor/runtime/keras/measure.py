@@ -30,7 +30,7 @@ from tfadvisor.runtime.keras.pipeline import Pipeline, describe, rebuild
 from tfadvisor.runtime.keras.trials import ModelState, Outcome, compile_arguments, distance, fixed_batches, run_trial
 
 MAX_TRAININGS = 3  # models measured per run, biggest fit time first
-TARGET_TRIAL_S = 2.0  # timed steps per trial aim at this long (less when the budget is short)
+TARGET_TRIAL_S = 1.5  # timed steps per trial aim at this long (less when the budget is short)
 MAX_EPOCH_S = 5.0  # the program's data is timed over a whole epoch when one takes at most this long
 MIN_TIMED_STEPS = 10
 MAX_TIMED_STEPS = 400
@@ -107,9 +107,11 @@ class _Measurement:
             steps_per_execution=int(compiled.get("steps_per_execution") or 1),
             steps_per_epoch=training.steps_per_epoch, batch_callbacks=bool(training.batch_callbacks),
             epochs=training.fit_steps / training.steps_per_epoch if training.steps_per_epoch else 1.0)
-        self.spe = advice.steps_per_execution(self.setup, 0.0)
+        values = advice.steps_per_execution(self.setup, 0.0)
+        self.spe = max(values, default=None)  # the equivalence steps hold whole executions of every value
         self.steps_eq = self.spe or 8
         self.observed_step_s = training.fit_s / training.fit_steps if training.fit_steps else None
+        self.compiled_first: KerasTrial | None = None
 
     # -- steps and time ----------------------------------------------------------------------------
 
@@ -245,6 +247,7 @@ class _Measurement:
             base = current = self._program_trial(advice.AS_COMPILED, {}, own, self.observed_step_s)
         else:
             current = self._program_trial(_name(options), options, own, compute.step_s)
+            self.compiled_first = current  # the options' first trial on this data: it traced and compiled
         if current is None:
             t.why = "the program's data could not be measured again"
             return
@@ -312,6 +315,13 @@ class _Measurement:
                           program_data=True)
 
 
+    def one_time_cost(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any],
+                      compute: KerasTrial) -> float:
+        if not options:
+            return 0.0
+        fixed_base = next((x for x in self.training.trials if x.name == advice.AS_COMPILED), None)
+        return _one_time((base, self.compiled_first or best), (fixed_base, compute))
+
     def confirm(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
                 compute: KerasTrial) -> None:
         """Measure as compiled and the advice once more (the machine may be shared: each one's
@@ -323,10 +333,7 @@ class _Measurement:
             data = {"x": rebuild(_describe(self), tuple(edits))} if edits else self.data
             name = best.name.replace(", program's data", "")
             best = _faster(best, self._program_trial(name + " (again)", options, data, best.step_s, tuple(edits)))
-        extra = 0.0
-        fixed_base = next((x for x in t.trials if x.name == advice.AS_COMPILED), None)
-        if options.get("jit_compile") and fixed_base is not None and compute.first_s and fixed_base.first_s:
-            extra = max(0.0, compute.first_s - fixed_base.first_s)
+        extra = self.one_time_cost(base, best, options, compute)
         decision = advice.decide(base, best, t.fit_s, extra, options=options, pipeline=edits)
         t.verdict = decision.verdict
         t.why = decision.why
@@ -335,6 +342,19 @@ class _Measurement:
         t.saved_s = None if decision.saved_s is None else round(decision.saved_s, 6)
         if decision.verdict is Verdict.RECONFIGURE:
             t.options = decision.options
+
+
+def _one_time(program: tuple[KerasTrial, KerasTrial], fixed: tuple[KerasTrial | None, KerasTrial]) -> float:
+    """What the advice adds once (tracing, XLA compiles): the advised first epoch's extra cost over
+    as compiled on the program's data when both ran whole epochs, else the first executions on
+    fixed batches."""
+    base, best = program
+    if base.first_s is not None and best.first_s is not None and base.data == best.data == "program's data":
+        return max(0.0, best.first_s - base.first_s)
+    fixed_base, compute = fixed
+    if fixed_base is not None and fixed_base.first_s is not None and compute.first_s is not None:
+        return max(0.0, compute.first_s - fixed_base.first_s)
+    return 0.0
 
 
 def _faster(first: KerasTrial, again: KerasTrial | None) -> KerasTrial:

@@ -172,8 +172,12 @@ def run_trial(state: ModelState, trial: KerasTrial, *, eq_data: Any, time_data: 
                 clock = _clock(time_limit_s)
                 model.fit(**time_data, epochs=epochs, steps_per_epoch=steps_time, verbose=0, callbacks=[clock])
                 first = first or clock.first()
-                trial.step_s, trial.steps = _whole_epoch(clock) or _steady(clock.ends)
-        if first is not None:  # what the first execution (tracing, compiling) cost beyond its steps
+                whole = _whole_epoch(clock)
+                trial.step_s, trial.steps = whole or _steady(clock.ends)
+                if whole is not None:  # the first epoch's one-time costs: every trace and XLA compile
+                    before, begin, after, end = clock.epochs[0]  # (a last partial batch is another shape)
+                    first = (after - before, end - begin)
+        if first is not None:  # what the first execution (or epoch) cost beyond its steps
             trial.first_s = max(0.0, first[1] - first[0] * (trial.step_s or 0.0))
     except Exception as exc:  # the option does not work for this model: that is the trial's result
         trial.error = _one_line(exc)

@@ -1,0 +1,72 @@
+"""advice/keras.py: which trials are asked for, which options survive, when the advice stands."""
+
+from __future__ import annotations
+
+from tfadvisor.advice import keras as advice
+from tfadvisor.model import Verdict
+from tfadvisor.model_keras import KerasTrial
+
+
+def _trial(ms: float, equivalent: bool | None = True, error: str | None = None, **options: object) -> KerasTrial:
+    return KerasTrial(name=str(options), options=dict(options), step_s=ms / 1e3, equivalent=equivalent, error=error)
+
+
+def _setup(**changes: object) -> advice.Setup:
+    base = dict(run_eagerly=False, jit_compile=False, steps_per_execution=1, steps_per_epoch=500,
+                batch_callbacks=False)
+    return advice.Setup(**{**base, **changes})  # type: ignore[arg-type]
+
+
+def test_candidates_build_on_graph_mode_and_skip_what_cannot_pay() -> None:
+    names = [c.options for c in advice.candidates(_setup(run_eagerly=True), graph_step_s=0.002)]
+    assert names == [{"run_eagerly": False, "jit_compile": True}, {"run_eagerly": False, "steps_per_execution": 32},
+                     {"run_eagerly": False, "steps_per_execution": 128}]
+    assert [c.options for c in advice.candidates(_setup(), graph_step_s=0.2)] == [{"jit_compile": True}]
+    assert advice.steps_per_execution(_setup(batch_callbacks=True), 0.001) == []
+    assert advice.steps_per_execution(_setup(steps_per_execution=8), 0.001) == []
+    assert advice.steps_per_execution(_setup(steps_per_epoch=64), 0.001) == [32]  # two executions an epoch
+    assert advice.steps_per_execution(_setup(steps_per_epoch=5), 0.001) == []
+
+
+def test_combination_only_of_options_that_pay_alone() -> None:
+    graph = _trial(10)
+    jit, spe32, spe128 = _trial(8, jit_compile=True), _trial(6, steps_per_execution=32), _trial(5, steps_per_execution=128)
+    together = advice.combination(graph, [jit, spe32, spe128])
+    assert together is not None and together.options == {"jit_compile": True, "steps_per_execution": 128}
+    assert advice.combination(graph, [_trial(9.5, jit_compile=True), spe32]) is None
+    assert advice.combination(graph, [_trial(5, equivalent=False, jit_compile=True), spe32]) is None
+
+
+def test_choose_drops_options_that_do_not_earn_their_keep() -> None:
+    base = _trial(10)
+    spe = _trial(5, steps_per_execution=32)
+    both = _trial(4.8, jit_compile=True, steps_per_execution=32)  # XLA adds 4%: not worth a compile
+    assert advice.choose(base, [spe, _trial(9, jit_compile=True), both]) is spe
+    clearly = _trial(3, jit_compile=True, steps_per_execution=32)
+    assert advice.choose(base, [spe, _trial(9, jit_compile=True), clearly]) is clearly
+    assert advice.choose(base, [_trial(9.5, steps_per_execution=32)]) is base  # under OPTION_GAIN
+    assert advice.choose(base, [_trial(2, equivalent=False, jit_compile=True)]) is base
+    assert advice.choose(base, [_trial(2, error="XlaRuntimeError", jit_compile=True)]) is base
+
+
+def test_equivalence_allows_what_other_random_draws_change() -> None:
+    assert advice.equivalent(0.001, 0.01, None)
+    assert not advice.equivalent(0.001, 0.2, None)
+    assert advice.equivalent(0.001, 0.2, noise=(0.0, 0.1))
+    assert not advice.equivalent(0.05, 0.0, noise=(0.005, 0.0))
+
+
+def test_decide_needs_a_clear_win_on_the_program_data_net_of_one_time_costs() -> None:
+    base, fast = _trial(10), _trial(5)
+    d = advice.decide(base, fast, fit_s=20.0, options={"steps_per_execution": 32})
+    assert d.verdict is Verdict.RECONFIGURE and d.speedup == 2.0 and d.saved_s == 10.0
+    assert advice.decide(base, _trial(9.5), fit_s=20.0, options={"steps_per_execution": 32}).verdict is Verdict.KEEP
+    slow_compile = advice.decide(base, fast, fit_s=20.0, extra_first_s=12.0, options={"jit_compile": True})
+    assert slow_compile.verdict is Verdict.KEEP and "compile" in slow_compile.why
+    assert advice.decide(base, base, fit_s=20.0).verdict is Verdict.KEEP
+    assert advice.decide(base, fast, fit_s=20.0, pipeline=["prefetch"]).pipeline == ["prefetch"]
+
+
+def test_cache_is_priced_over_the_program_epochs() -> None:
+    assert advice.cache_step_s(with_cache=1.0, without=5.0, epochs=4) == 2.0
+    assert advice.cache_step_s(with_cache=1.0, without=5.0, epochs=1) == 5.0
