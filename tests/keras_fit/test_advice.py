@@ -70,3 +70,24 @@ def test_decide_needs_a_clear_win_on_the_program_data_net_of_one_time_costs() ->
 def test_cache_is_priced_over_the_program_epochs() -> None:
     assert advice.cache_step_s(with_cache=1.0, without=5.0, epochs=4) == 2.0
     assert advice.cache_step_s(with_cache=1.0, without=5.0, epochs=1) == 5.0
+
+
+def test_findings_point_at_the_compile_call_and_the_pipeline() -> None:
+    from tfadvisor.model_keras import CallSite, KerasTraining, PipelineEdit, PipelineStage
+
+    compile_site = CallSite("train.py", 30, 4, 32, 5, "compile")
+    map_site = CallSite("train.py", 20, 12, 20, 40, "map")
+    t = KerasTraining(id="train.py::<compile>@30", model="m", model_class="Sequential", compile_site=compile_site,
+                      fit_s=10.0, verdict=Verdict.RECONFIGURE, options={"steps_per_execution": 32}, speedup=2.0,
+                      saved_s=5.0, input_share=0.4, pipeline=[PipelineStage("map", map_site, False, False)],
+                      pipeline_edits=[PipelineEdit("parallel_map", map_site)])
+    tf606, tf607 = advice.findings(t)
+    assert (tf606.rule, tf606.line, tf606.function) == ("TF606", 30, t.id)
+    assert "steps_per_execution=32" in tf606.message and "5.00 s of 10.00 s" in tf606.message
+    assert (tf607.rule, tf607.line) == ("TF607", 20) and "40%" in tf607.message
+    assert tf606.fix is not None and tf606.fix.safe
+    kept = KerasTraining(id="x", model="m", model_class="Sequential", compile_site=compile_site, input_share=0.5,
+                         pipeline=[PipelineStage("map", map_site, True, False)])
+    (note,) = advice.findings(kept)
+    assert note.rule == "TF607" and note.severity.value == "info"
+    assert advice.findings(KerasTraining(id="y", model="m", model_class="Sequential", compile_site=None)) == []
