@@ -265,9 +265,13 @@ def _steady(ends: list[tuple[int, float]]) -> tuple[float | None, int]:
 
 
 def _last_logs(history: Any) -> dict[str, float]:
+    """The epoch's losses (``loss`` and per-output ``*_loss``). Not the other metrics: a metric object
+    the program passed to compile is reused by every trial's compile, and its first use after the
+    program's own evaluate logs another value for the same predictions (seen with
+    ``BinaryAccuracy(threshold=0.0)``); the weights and the loss are what training computes."""
     out = {}
     for key, values in (getattr(history, "history", None) or {}).items():
-        if values:
+        if values and "loss" in key:
             try:
                 out[key] = float(values[-1])
             except (TypeError, ValueError):
