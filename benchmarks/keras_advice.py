@@ -13,8 +13,9 @@ with an augmenting ``map``, a text model, a time-series model, a model left with
    load), given as ranges over the rounds; "share of best" is the fixed speed-up over the best one.
 
 Results are "the same" when every metric of every fixed run lies within the plain runs' range,
-widened by half its width, 10% of the value or 0.01, whichever is largest (the programs are not
-bit-reproducible run to run: oneDNN's kernels and random augmentation).
+widened by half its width, 10% of the mean (50% for a loss) or 0.01, whichever is largest: the
+programs are not bit-reproducible run to run (oneDNN's kernels, random augmentation), and a test
+loss near zero moves a lot (the image classifier's plain runs: 0.155-0.317 at accuracy 1.000).
 
     python benchmarks/keras_advice.py [--repeat 3] [--budget 120] [--only text_model] [--markdown]
 """
@@ -70,7 +71,8 @@ def same_results(plain: list[dict[str, float]], other: list[dict[str, float]]) -
     for key in plain[0]:
         values = [r[key] for r in plain if key in r]
         lo, hi = min(values), max(values)
-        pad = max(0.5 * (hi - lo), 0.1 * abs(sum(values) / len(values)), 0.01)
+        relative = 0.5 if "loss" in key else 0.1  # a test loss near zero swings by a third run to run
+        pad = max(0.5 * (hi - lo), relative * abs(sum(values) / len(values)), 0.01)
         if any(key not in r or not lo - pad <= r[key] <= hi + pad for r in other):
             return False
     return True
@@ -101,7 +103,7 @@ def fmt_range(r: tuple[float, float] | None, suffix: str = "x") -> str:
     return f"{r[0]:.2f}{suffix}" if abs(r[0] - r[1]) < 0.005 else f"{r[0]:.2f}-{r[1]:.2f}{suffix}"
 
 
-def bench(program: Path, repeat: int, budget: float) -> dict:
+def bench(program: Path, repeat: int, budget: float, keep: Path | None = None) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"keras-{program.stem}-"))
     plain, fixed = work / "plain", work / "fixed"
     plain.mkdir()
@@ -141,6 +143,9 @@ def bench(program: Path, repeat: int, budget: float) -> dict:
                                                         strict=False)]
         row["share_of_best"] = (min(shares), max(shares)) if shares else None
         row["best_same_results"] = same_results(timed["plain"].results, timed["best"].results)
+    if keep is not None and (work / "report.json").exists():
+        keep.mkdir(parents=True, exist_ok=True)
+        shutil.copy(work / "report.json", keep / f"{program.stem}.json")
     shutil.rmtree(work, ignore_errors=True)
     return row
 
@@ -171,6 +176,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=120.0)
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--json", help="also write the rows here")
+    parser.add_argument("--keep", type=Path, help="keep each program's `run` report (JSON) in this folder")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONWARNINGS", "ignore")
     rows = []
@@ -178,7 +184,7 @@ def main() -> None:
         if args.only and program.stem not in args.only:
             continue
         print(f"{program.name}: tfadvisor run, fix, then {args.repeat} rounds", file=sys.stderr, flush=True)
-        rows.append(bench(program, args.repeat, args.budget))
+        rows.append(bench(program, args.repeat, args.budget, args.keep))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

@@ -30,10 +30,11 @@ def test_candidates_build_on_graph_mode_and_skip_what_cannot_pay() -> None:
 
 def test_combination_only_of_options_that_pay_alone() -> None:
     graph = _trial(10)
-    jit, spe32, spe128 = _trial(8, jit_compile=True), _trial(6, steps_per_execution=32), _trial(5, steps_per_execution=128)
+    jit, spe32, spe128 = _trial(7, jit_compile=True), _trial(6, steps_per_execution=32), _trial(5, steps_per_execution=128)
     together = advice.combination(graph, [jit, spe32, spe128])
     assert together is not None and together.options == {"jit_compile": True, "steps_per_execution": 128}
     assert advice.combination(graph, [_trial(9.5, jit_compile=True), spe32]) is None
+    assert advice.combination(graph, [_trial(8, jit_compile=True), spe32]) is None  # XLA must earn XLA_GAIN
     assert advice.combination(graph, [_trial(5, equivalent=False, jit_compile=True), spe32]) is None
 
 
@@ -45,6 +46,8 @@ def test_choose_drops_options_that_do_not_earn_their_keep() -> None:
     clearly = _trial(3, jit_compile=True, steps_per_execution=32)
     assert advice.choose(base, [spe, _trial(9, jit_compile=True), clearly]) is clearly
     assert advice.choose(base, [_trial(9.5, steps_per_execution=32)]) is base  # under OPTION_GAIN
+    modest_xla = _trial(4.2, jit_compile=True, steps_per_execution=32)  # 1.19x over spe alone: not XLA_GAIN
+    assert advice.choose(base, [spe, modest_xla]) is spe
     assert advice.choose(base, [_trial(2, equivalent=False, jit_compile=True)]) is base
     assert advice.choose(base, [_trial(2, error="XlaRuntimeError", jit_compile=True)]) is base
 
@@ -91,3 +94,8 @@ def test_findings_point_at_the_compile_call_and_the_pipeline() -> None:
     (note,) = advice.findings(kept)
     assert note.rule == "TF607" and note.severity.value == "info"
     assert advice.findings(KerasTraining(id="y", model="m", model_class="Sequential", compile_site=None)) == []
+
+
+def test_xla_compiles_counted_per_function_and_batch_shape() -> None:
+    assert advice.xla_compiles(validates=False, evaluates=False, predicts=False, partial_batches=False) == 1
+    assert advice.xla_compiles(validates=True, evaluates=True, predicts=True, partial_batches=True) == 6

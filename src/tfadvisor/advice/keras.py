@@ -28,6 +28,11 @@ from tfadvisor.model_keras import CallSite, KerasTraining, KerasTrial
 from tfadvisor.rules import get_rule
 
 OPTION_GAIN = 1.1  # an option (or pipeline edit) must make the step this much faster than without it
+# XLA asks more, as advice/policy.py does for tf.function options: it compiles once per function
+# and input shape (train, test, predict; a last partial batch is another shape), for seconds each
+# on CPU, and its kernels can be slower (convolutions). The benchmark's time-series program lost
+# its whole per-step gain to those compiles (docs/decisions/0014-keras-fit.md).
+XLA_GAIN = 1.3
 MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
 SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)
 SPE_VALUES = (32, 128)  # steps_per_execution tried (per-step overhead and callbacks, amortised)
@@ -79,7 +84,7 @@ def combination(graph: KerasTrial, singles: list[KerasTrial]) -> Candidate | Non
     """All the options together (the best value of each), measured only when each alone earned
     ``OPTION_GAIN`` over ``graph`` (the program's configuration in graph mode): an option that does
     not pay alone is not advised, so its combination need not be measured."""
-    winners = [t for t in singles if usable(t) and (t.step_s or 0.0) * OPTION_GAIN <= (graph.step_s or 0.0)]
+    winners = [t for t in singles if usable(t) and (t.step_s or 0.0) * _gain(t.options) <= (graph.step_s or 0.0)]
     best: dict[str, KerasTrial] = {}
     for t in sorted(winners, key=lambda t: -(t.step_s or 0.0)):
         for key in t.options:
@@ -137,12 +142,24 @@ def _lightest(best: KerasTrial, ok: list[KerasTrial], key: str) -> KerasTrial:
         lighter = None
         for item in _items(best, key):
             without = next((t for t in ok if _items(t, key) == _items(best, key) - {item}), None)
-            if without is not None and (without.step_s or 0.0) <= (best.step_s or 0.0) * OPTION_GAIN:
+            if without is not None and (without.step_s or 0.0) <= (best.step_s or 0.0) * _gain(dict([item]) if isinstance(item, tuple) else {}):
                 lighter = without
                 break
         if lighter is None:
             return best
         best = lighter
+
+
+def _gain(options: dict[str, Any] | Any) -> float:
+    """What an option must earn: ``XLA_GAIN`` for ``jit_compile``, else ``OPTION_GAIN``."""
+    return XLA_GAIN if isinstance(options, dict) and options.get("jit_compile") else OPTION_GAIN
+
+
+def xla_compiles(validates: bool, evaluates: bool, predicts: bool, partial_batches: bool) -> int:
+    """How many XLA compiles a program makes with ``jit_compile=True``: one per Keras function it
+    uses (train; test for validation or evaluate; predict), twice where a last batch is partial."""
+    functions = 1 + (validates or evaluates) + predicts
+    return functions * (2 if partial_batches else 1)
 
 
 def _items(trial: KerasTrial, key: str) -> frozenset[Any]:

@@ -85,15 +85,20 @@ def measure(record: CompileRecord, observer: KerasObserver, training: KerasTrain
         training.skipped = "replay budget used up"
         return
     state = ModelState.save(record.model, compile_arguments(record.model, record.kwargs))
+    compiles = advice.xla_compiles(
+        validates=any(_fit_argument(c, "validation_data") is not None or _fit_argument(c, "validation_split")
+                      for c in record.calls if c.kind == "fit"),
+        evaluates=training.evaluate_calls > 0, predicts=training.predict_calls > 0,
+        partial_batches=_partial_batches(data))
     try:
-        _Measurement(training, state, data, observer, budget_s, progress).run()
+        _Measurement(training, state, data, observer, budget_s, progress, compiles).run()
     finally:
         state.restore()
 
 
 class _Measurement:
     def __init__(self, training: KerasTraining, state: ModelState, data: dict[str, Any], observer: KerasObserver,
-                 budget_s: float, progress: Progress | None):
+                 budget_s: float, progress: Progress | None, xla_compiles: int = 1):
         self.training = training
         self.state = state
         self.data = data
@@ -112,6 +117,7 @@ class _Measurement:
         self.steps_eq = self.spe or 8
         self.observed_step_s = training.fit_s / training.fit_steps if training.fit_steps else None
         self.compiled_first: KerasTrial | None = None
+        self.xla_compiles = xla_compiles
 
     # -- steps and time ----------------------------------------------------------------------------
 
@@ -131,7 +137,8 @@ class _Measurement:
         epoch_s = self.epoch_s()
         if program_data and self.training.steps_per_epoch:
             if epoch_s is not None and epoch_s <= min(MAX_EPOCH_S, self.budget_s / 16):
-                return None, 2, 4 * MAX_EPOCH_S
+                timed = 2 if epoch_s <= MAX_EPOCH_S / 2 else 1  # the faster of two, when they are short
+                return None, 1 + timed, 4 * MAX_EPOCH_S
             return None, 1, self.time_limit()
         return max(MIN_TIMED_STEPS, int(math.ceil(MAX_TIMED_STEPS / unit) * unit)), 1, self.time_limit()
 
@@ -142,7 +149,8 @@ class _Measurement:
         return t.fit_s / t.fit_steps * t.steps_per_epoch
 
     def affordable(self, step_s: float | None, eq_steps: int, program_data: bool = False) -> bool:
-        timed = 2 * (self.epoch_s() or 0.0) if program_data and self.timed_steps(True)[1] == 2 else self.time_limit()
+        epochs = self.timed_steps(True)[1] if program_data else 1
+        timed = epochs * (self.epoch_s() or 0.0) if epochs > 1 else self.time_limit()
         return self.left() > 3.0 + timed + 2.0 * (step_s or 0.05) * eq_steps
 
     # -- the phases ------------------------------------------------------------------------------
@@ -317,10 +325,18 @@ class _Measurement:
 
     def one_time_cost(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any],
                       compute: KerasTrial) -> float:
+        """What the advice costs once: its first epoch's extra cost on the program's data (tracing,
+        and XLA's compile for each batch shape of the train function), plus, with XLA, a compile
+        for each other function the program uses (test, predict), priced like the train step's."""
         if not options:
             return 0.0
         fixed_base = next((x for x in self.training.trials if x.name == advice.AS_COMPILED), None)
-        return _one_time((base, self.compiled_first or best), (fixed_base, compute))
+        cost = _one_time((base, self.compiled_first or best), (fixed_base, compute))
+        if options.get("jit_compile") and fixed_base is not None and fixed_base.first_s is not None:
+            per_compile = max((t.first_s or 0.0) - fixed_base.first_s for t in self.training.trials
+                              if t.options.get("jit_compile") and t.data == "fixed batches" and t.first_s is not None)
+            cost = max(cost, per_compile * self.xla_compiles)
+        return cost
 
     def confirm(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
                 compute: KerasTrial) -> None:
@@ -413,6 +429,18 @@ def _fit_data(call: CallRecord) -> dict[str, Any]:
         if value is not None:
             out[name] = value
     return out
+
+
+def _partial_batches(data: dict[str, Any]) -> bool:
+    """Whether a last batch can be smaller than the others (another shape to compile); assumed for
+    datasets, whose size is not known without reading them."""
+    x: Any = data.get("x")
+    batch = data.get("batch_size") or 32
+    first = next(iter(x.values())) if isinstance(x, dict) else (x[0] if isinstance(x, (list, tuple)) else x)
+    try:
+        return len(first) % batch != 0
+    except TypeError:
+        return True
 
 
 def _data_kind(x: Any) -> str:

@@ -236,20 +236,24 @@ def _clock(limit_s: float | None = None) -> Any:
 
 
 def _whole_epoch(clock: Any) -> tuple[float, int] | None:
-    """Seconds per step over the last epoch after the first that ran as many steps as the first."""
+    """Seconds per step of the fastest whole epoch after the first (one that ran as many steps as
+    the first): on a shared machine the fastest is the one the neighbours disturbed least."""
     epochs = [e for e in clock.epochs if e[3] is not None]
     if len(epochs) < 2:
         return None
     full = epochs[0][2] - epochs[0][0]
-    for before, begin, after, end in reversed(epochs[1:]):
-        if after - before == full and full > 0:
-            return (end - begin) / full, full
-    return None
+    times = [end - begin for before, begin, after, end in epochs[1:] if after - before == full and full > 0]
+    return (min(times) / full, full * len(times)) if times else None
+
+
+QUANTILE = 0.25  # of the executions' per-step times: robust to a neighbour's bursts, unlike the mean
 
 
 def _steady(ends: list[tuple[int, float]]) -> tuple[float | None, int]:
-    """Seconds per step after the first execution (tracing, iterator start): the mean over the
-    executions, the slowest tenth left out (a neighbour's burst on a shared machine)."""
+    """Seconds per step after the first execution (tracing, iterator start): the ``QUANTILE`` of
+    the executions' per-step times, weighted by their steps. A low quantile rather than the mean
+    because the machine may be shared: every disturbance makes an execution slower, never faster,
+    and options are compared with each other, each measured at another moment."""
     if len(ends) < 2:
         return None, 0
     rates = []
@@ -258,10 +262,16 @@ def _steady(ends: list[tuple[int, float]]) -> tuple[float | None, int]:
         if steps <= 0:
             continue
         rates.append(((t_b - t_a) / steps, steps))
+    if not rates:
+        return None, 0
     rates.sort()
-    keep = rates[: max(1, len(rates) - len(rates) // 10)]
-    total_steps = sum(s for _, s in keep)
-    return sum(r * s for r, s in keep) / total_steps, total_steps
+    total_steps = sum(s for _, s in rates)
+    seen = 0
+    for rate, steps in rates:
+        seen += steps
+        if seen >= QUANTILE * total_steps:
+            return rate, total_steps
+    return rates[-1][0], total_steps
 
 
 def _last_logs(history: Any) -> dict[str, float]:
