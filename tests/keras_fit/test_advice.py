@@ -99,3 +99,10 @@ def test_findings_point_at_the_compile_call_and_the_pipeline() -> None:
 def test_xla_compiles_counted_per_function_and_batch_shape() -> None:
     assert advice.xla_compiles(validates=False, evaluates=False, predicts=False, partial_batches=False) == 1
     assert advice.xla_compiles(validates=True, evaluates=True, predicts=True, partial_batches=True) == 6
+
+
+def test_pipeline_candidates_measure_each_combination_with_prefetch() -> None:
+    assert advice.pipeline_candidates(["parallel_map", "prefetch", "cache"]) == [
+        ("prefetch",), ("prefetch", "parallel_map"), ("prefetch", "cache"), ("prefetch", "parallel_map", "cache")]
+    assert advice.pipeline_candidates(["parallel_map"]) == [("parallel_map",)]
+    assert advice.pipeline_candidates([]) == []

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
 from tfadvisor.advice import keras as advice
@@ -27,7 +27,15 @@ from tfadvisor.model import Verdict
 from tfadvisor.model_keras import KerasTraining, KerasTrial, PipelineEdit
 from tfadvisor.runtime.keras.observe import CallRecord, CompileRecord, KerasObserver
 from tfadvisor.runtime.keras.pipeline import Pipeline, describe, rebuild
-from tfadvisor.runtime.keras.trials import ModelState, Outcome, compile_arguments, distance, fixed_batches, run_trial
+from tfadvisor.runtime.keras.trials import (
+    ModelState,
+    Outcome,
+    compile_arguments,
+    distance,
+    fixed_batches,
+    run_trial,
+    time_once,
+)
 
 MAX_TRAININGS = 3  # models measured per run, biggest fit time first
 TARGET_TRIAL_S = 1.5  # timed steps per trial aim at this long (less when the budget is short)
@@ -35,7 +43,7 @@ MAX_EPOCH_S = 5.0  # the program's data is timed over a whole epoch when one tak
 MIN_TIMED_STEPS = 10
 MAX_TIMED_STEPS = 400
 MIN_BUDGET_S = 5.0
-PIPELINE_EDITS = ("parallel_map", "prefetch")
+ROUNDS = 3  # interleaved passes over the configurations on the program's data
 
 Progress = Callable[[str], None]
 
@@ -91,7 +99,10 @@ def measure(record: CompileRecord, observer: KerasObserver, training: KerasTrain
         evaluates=training.evaluate_calls > 0, predicts=training.predict_calls > 0,
         partial_batches=_partial_batches(data))
     try:
-        _Measurement(training, state, data, observer, budget_s, progress, compiles).run()
+        measurement = _Measurement(training, state, data, observer, budget_s, progress, compiles)
+        given = _fit_argument(main, "steps_per_epoch")
+        measurement.program_steps_per_epoch = given if isinstance(given, int) and given > 0 else None
+        measurement.run()
     finally:
         state.restore()
 
@@ -118,6 +129,7 @@ class _Measurement:
         self.observed_step_s = training.fit_s / training.fit_steps if training.fit_steps else None
         self.compiled_first: KerasTrial | None = None
         self.xla_compiles = xla_compiles
+        self.program_steps_per_epoch: int | None = None  # fit's steps_per_epoch, when the program gave one
 
     # -- steps and time ----------------------------------------------------------------------------
 
@@ -243,113 +255,123 @@ class _Measurement:
                                      f"they moved over {self.steps_eq} steps")
 
     def program_data(self, chosen: KerasTrial, compute: KerasTrial) -> None:
-        """The chosen options on the program's own data (then the pipeline edits), against as
-        compiled. The chosen options first: the model is still compiled with them or close to it
-        (each compile traces again, and XLA compiles again)."""
+        """As compiled, the chosen options, and the chosen options with the pipeline edits, on the
+        program's own data, timed in interleaved rounds (each configuration's fastest pass counts:
+        a shared machine only ever slows a pass); then the decision."""
         t = self.training
-        own = self.data
         options = dict(chosen.options)
-        base: KerasTrial | None = None
-        current: KerasTrial | None = None
-        if not options:
-            base = current = self._program_trial(advice.AS_COMPILED, {}, own, self.observed_step_s)
-        else:
-            current = self._program_trial(_name(options), options, own, compute.step_s)
-            self.compiled_first = current  # the options' first trial on this data: it traced and compiled
-        if current is None:
-            t.why = "the program's data could not be measured again"
+        pipeline = describe(self.observer, self.data.get("x")) if t.data == "tf.data.Dataset" else None
+        variants = [_Variant(advice.AS_COMPILED, {}, (), self.data)]
+        if options:
+            variants.append(_Variant(_name(options), options, (), self.data))
+        if pipeline is not None:
+            variants += self._pipeline_variants(pipeline, options)
+        if len(variants) == 1:
+            t.why = "no compile option or pipeline edit measured faster with the same results"
+            t.verdict = Verdict.KEEP
             return
-        if compute.step_s and current.step_s:  # the same options on batches already in memory
-            t.input_share = round(max(0.0, 1.0 - compute.step_s / current.step_s), 4)
-        pipeline = describe(self.observer, own.get("x")) if t.data == "tf.data.Dataset" else None
-        best, edits = current, list[str]()
-        if pipeline is not None and (t.input_share or 0.0) >= advice.INPUT_BOUND_SHARE:
-            best, edits = self.pipeline_trials(pipeline, options, current)
-        if best is current and not options:
-            self.confirm(current, current, {}, [], compute)
+        trials = self.rounds(variants)
+        base, plain = trials[0], trials[1] if options else trials[0]
+        if not advice.usable(base):
+            t.why = "the program's data could not be measured again" + (f" ({base.error})" if base.error else "")
             return
-        if base is None:
-            base = self._program_trial(advice.AS_COMPILED, {}, own, self.observed_step_s)
-        if base is None:
-            t.why = "the program's data could not be measured again as compiled"
-            return
-        if best is base:
-            options, edits = {}, []
-        self.confirm(base, best, options, edits, compute)
+        if compute.step_s and plain.step_s:  # the same options on batches already in memory
+            t.input_share = round(max(0.0, 1.0 - compute.step_s / plain.step_s), 4)
+        edited = [x for x in trials if x.pipeline]
+        for x in edited:  # the first epoch fills the cache at the speed without it
+            if "cache" in x.pipeline and x.step_s:
+                without = next((y.step_s for y in edited if y.pipeline == [e for e in x.pipeline if e != "cache"]),
+                               plain.step_s)
+                x.step_s = advice.cache_step_s(x.step_s, without or x.step_s, self.setup.epochs)
+        best = advice.choose(plain, edited, key="pipeline") if advice.usable(plain) else base
+        edits = list(best.pipeline)
+        if best is base or not advice.usable(best):
+            options, edits, best = {}, [], base
+        self.decide(base, best, options, edits, compute)
         if edits and t.verdict is Verdict.RECONFIGURE and pipeline is not None:
             t.pipeline_edits = _pipeline_edits(pipeline, edits)
 
-    def _program_trial(self, name: str, options: dict[str, Any], data: dict[str, Any], step_s: float | None,
-                       edits: tuple[str, ...] = ()) -> KerasTrial | None:
-        outcome = self.trial(name + ", program's data", options, eq_data=None, time_data=data, step_s=step_s,
-                             pipeline=edits, program_data=True)
-        return outcome.trial if outcome is not None and advice.usable(outcome.trial) else None
-
-    def pipeline_trials(self, pipeline: Pipeline, options: dict[str, Any],
-                        current: KerasTrial) -> tuple[KerasTrial, list[str]]:
-        edits = tuple(e for e, possible in (("parallel_map", pipeline.parallel_possible),
-                                            ("prefetch", pipeline.prefetch_possible)) if possible)
-        tried = [current]
-        if edits:
-            outcome = self._pipeline_trial(pipeline, options, edits, current.step_s)
-            if outcome is not None:
-                tried.append(outcome.trial)
+    def _pipeline_variants(self, pipeline: Pipeline, options: dict[str, Any]) -> list[_Variant]:
+        out = []
+        possible = [e for e, ok in (("parallel_map", pipeline.parallel_possible),
+                                    ("prefetch", pipeline.prefetch_possible)) if ok]
         point = pipeline.cache_point()
         if point is not None:
             size = pipeline.cache_bytes(point)
             if size is not None and size <= advice.CACHE_MAX_BYTES:
-                with_cache = edits + ("cache",)
-                outcome = self._pipeline_trial(pipeline, options, with_cache, current.step_s)
-                if outcome is not None and advice.usable(outcome.trial) and len(tried) > 1:
-                    # the first epoch fills the cache at the speed without it
-                    without = tried[-1].step_s or 0.0
-                    outcome.trial.step_s = advice.cache_step_s(outcome.trial.step_s or 0.0, without, self.setup.epochs)
-                if outcome is not None:
-                    tried.append(outcome.trial)
+                possible.append("cache")
             elif size is not None:
                 self.training.assumptions.append(f"cache() not tried: it would hold {size / 2**20:.0f} MiB")
-        best = advice.choose(current, tried[1:], key="pipeline")
-        return best, list(best.pipeline)
+        for these in advice.pipeline_candidates(possible):
+            try:
+                dataset = rebuild(pipeline, these)
+            except Exception as exc:
+                self.training.assumptions.append(f"pipeline with {', '.join(these)} could not be built: {exc}")
+                continue
+            name = ", ".join(([_name(options)] if options else []) + list(these))
+            out.append(_Variant(name, options, these, {"x": dataset}))
+        return out
 
-    def _pipeline_trial(self, pipeline: Pipeline, options: dict[str, Any], edits: tuple[str, ...],
-                        step_s: float | None) -> Outcome | None:
-        try:
-            rebuilt = rebuild(pipeline, edits)
-        except Exception as exc:
-            self.training.assumptions.append(f"pipeline with {', '.join(edits)} could not be built: {exc}")
-            return None
-        name = ", ".join(list(_name(options).split(", ") if options else []) + list(edits)) + ", program's data"
-        return self.trial(name, options, eq_data=None, time_data={"x": rebuilt}, step_s=step_s, pipeline=edits,
-                          program_data=True)
+    def rounds(self, variants: list[_Variant]) -> list[KerasTrial]:
+        """``ROUNDS`` passes over the variants, every other one in reverse order (as compiled and the
+        advice each get an early and a late pass, and the model compiles less often); a variant's
+        fastest pass is its step time. Rounds stop when the budget would not pay for one more."""
+        t = self.training
+        trials = [KerasTrial(name=v.name, options=dict(v.options), pipeline=list(v.edits), data="program's data")
+                  for v in variants]
+        whole = self.timed_steps(True)[1] > 1
+        epoch_steps = self.program_steps_per_epoch
+        cost = (self.epoch_s() or 0.0) if whole else self.time_limit()
+        for number in range(ROUNDS):
+            order = list(range(len(variants)))
+            if number % 2:
+                order.reverse()
+            if number and self.left() < 3.0 + len(variants) * (cost + 1.0):
+                t.assumptions.append(f"program's data measured in {number} round{'s' if number != 1 else ''} "
+                                     "(replay budget)")
+                break
+            for index in order:
+                variant, trial = variants[index], trials[index]
+                if trial.error or self.left() < 2.0 + cost:
+                    continue
+                if self.progress:
+                    self.progress(f"{t.model}: {variant.name} on the program's data")
+                timing = time_once(self.state, variant.options, variant.data, whole_epoch=whole,
+                                   epoch_steps=epoch_steps, time_limit_s=self.time_limit(),
+                                   warmup_steps=max(2, 2 * (self.spe or 1)) if variant.options.get(
+                                       "steps_per_execution") else 3)
+                if timing.error:
+                    trial.error = timing.error
+                elif timing.step_s and (trial.step_s is None or timing.step_s < trial.step_s):
+                    trial.step_s, trial.steps = timing.step_s, timing.steps
+                if timing.first_s is not None and trial.first_s is None:
+                    trial.first_s = timing.first_s
+        t.trials += trials
+        return trials
 
-
-    def one_time_cost(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any],
+    def one_time_cost(self, options: dict[str, Any], program: tuple[KerasTrial, KerasTrial],
                       compute: KerasTrial) -> float:
-        """What the advice costs once: its first epoch's extra cost on the program's data (tracing,
-        and XLA's compile for each batch shape of the train function), plus, with XLA, a compile
-        for each other function the program uses (test, predict), priced like the train step's."""
+        """What the advice costs once: its warm-up's extra cost on the program's data over as
+        compiled's (tracing, XLA's compile), and with XLA at least a compile for each function and
+        batch shape the program uses (test, predict, a last partial batch), priced like the train
+        step's on fixed batches."""
         if not options:
             return 0.0
         fixed_base = next((x for x in self.training.trials if x.name == advice.AS_COMPILED), None)
-        cost = _one_time((base, self.compiled_first or best), (fixed_base, compute))
+        cost = _one_time(program, (fixed_base, compute))
         if options.get("jit_compile") and fixed_base is not None and fixed_base.first_s is not None:
-            per_compile = max((t.first_s or 0.0) - fixed_base.first_s for t in self.training.trials
-                              if t.options.get("jit_compile") and t.data == "fixed batches" and t.first_s is not None)
+            per_compile = max([(x.first_s or 0.0) - fixed_base.first_s for x in self.training.trials
+                               if x.options.get("jit_compile") and x.data == "fixed batches" and x.first_s is not None],
+                              default=0.0)
             cost = max(cost, per_compile * self.xla_compiles)
         return cost
 
-    def confirm(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
-                compute: KerasTrial) -> None:
-        """Measure as compiled and the advice once more (the machine may be shared: each one's
-        faster measurement counts), and decide."""
+    def decide(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
+               compute: KerasTrial) -> None:
         t = self.training
-        if best is not base:
-            again = self._program_trial(advice.AS_COMPILED + " (again)", {}, self.data, base.step_s)
-            base = _faster(base, again)
-            data = {"x": rebuild(_describe(self), tuple(edits))} if edits else self.data
-            name = best.name.replace(", program's data", "")
-            best = _faster(best, self._program_trial(name + " (again)", options, data, best.step_s, tuple(edits)))
-        extra = self.one_time_cost(base, best, options, compute)
+        compiled = next((x for x in t.trials if x.data == "program's data" and x.options == options
+                         and x.first_s is not None), best)
+        extra = self.one_time_cost(options, (base, compiled), compute)
         decision = advice.decide(base, best, t.fit_s, extra, options=options, pipeline=edits)
         t.verdict = decision.verdict
         t.why = decision.why
@@ -358,6 +380,16 @@ class _Measurement:
         t.saved_s = None if decision.saved_s is None else round(decision.saved_s, 6)
         if decision.verdict is Verdict.RECONFIGURE:
             t.options = decision.options
+
+
+@dataclass
+class _Variant:
+    """A configuration timed on the program's data: compile options and the data fit gets."""
+
+    name: str
+    options: dict[str, Any]
+    edits: tuple[str, ...]
+    data: dict[str, Any]
 
 
 def _one_time(program: tuple[KerasTrial, KerasTrial], fixed: tuple[KerasTrial | None, KerasTrial]) -> float:
@@ -371,18 +403,6 @@ def _one_time(program: tuple[KerasTrial, KerasTrial], fixed: tuple[KerasTrial | 
     if fixed_base is not None and fixed_base.first_s is not None and compute.first_s is not None:
         return max(0.0, compute.first_s - fixed_base.first_s)
     return 0.0
-
-
-def _faster(first: KerasTrial, again: KerasTrial | None) -> KerasTrial:
-    if again is None or (again.step_s or 0.0) >= (first.step_s or 0.0):
-        return first
-    return replace(first, step_s=again.step_s)
-
-
-def _describe(m: _Measurement) -> Pipeline:
-    pipeline = describe(m.observer, m.data.get("x"))
-    assert pipeline is not None
-    return pipeline
 
 
 def _pipeline_edits(pipeline: Pipeline, edits: list[str]) -> list[PipelineEdit]:

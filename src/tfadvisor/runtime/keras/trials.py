@@ -184,6 +184,57 @@ def run_trial(state: ModelState, trial: KerasTrial, *, eq_data: Any, time_data: 
     return outcome
 
 
+@dataclass
+class Timing:
+    """One timed pass of a configuration on the program's data."""
+
+    step_s: float | None = None
+    steps: int = 0
+    first_s: float | None = None  # the warm-up's cost beyond its steps (only when it compiled)
+    error: str | None = None
+
+
+def time_once(state: ModelState, options: dict[str, Any], data: dict[str, Any], *, whole_epoch: bool,
+              epoch_steps: int | None, time_limit_s: float, warmup_steps: int) -> Timing:
+    """Time ``options`` on ``data`` (``fit``'s data arguments) once: compiled first if the model has
+    other options (then ``warmup_steps`` steps trace it, and XLA compiles, untimed), then one whole
+    epoch (``whole_epoch``: its start, which refills shuffle buffers, included as the program pays
+    it) or part of one until ``time_limit_s``. The model keeps the options, so the next pass with
+    the same options compiles nothing. ``epoch_steps``: the program's ``steps_per_epoch`` when it
+    gave one (an endless dataset). Never raises."""
+    model = state.model
+    out = Timing()
+    try:
+        with _quiet():
+            state.rewind()
+            seed_all()
+            warmup = None
+            if state.current != options:
+                state.current = None
+                model.compile(**{**state.compile_kwargs, **options})
+                state.current = dict(options)
+                clock = _clock()
+                start = time.perf_counter()
+                model.fit(**data, epochs=1, steps_per_epoch=warmup_steps, verbose=0, callbacks=[clock])
+                warmup = (clock.ends[-1][0] if clock.ends else warmup_steps, time.perf_counter() - start)
+            clock = _clock(None if whole_epoch else time_limit_s)
+            model.fit(**data, epochs=1, steps_per_epoch=epoch_steps or (None if whole_epoch else MAX_STEPS),
+                      verbose=0, callbacks=[clock])
+            if whole_epoch and clock.epochs and clock.epochs[0][3] is not None:
+                before, begin, after, end = clock.epochs[0]
+                out.step_s, out.steps = (end - begin) / max(1, after - before), after - before
+            else:
+                out.step_s, out.steps = _steady(clock.ends)
+            if warmup is not None and out.step_s:
+                out.first_s = max(0.0, warmup[1] - warmup[0] * out.step_s)
+    except Exception as exc:
+        out.error = _one_line(exc)
+    return out
+
+
+MAX_STEPS = 100_000  # a partial epoch's bound: the time limit stops it first
+
+
 def _perturb_seeds(model: Any, offset: int) -> None:
     """Other random draws for the same steps: TensorFlow's global seed and Keras's seed states moved."""
     import tensorflow as tf
