@@ -7,15 +7,18 @@ threshold is what it is, are in docs/decisions/0014-keras-fit.md:
 1. Compile options are measured on fixed batches from the same start (``runtime/keras/trials.py``):
    ``run_eagerly=False`` when the program left it on; then, on top of it, ``jit_compile=True``,
    ``steps_per_execution=N`` (for steps short enough that per-step overhead matters, and no
-   callback of the program acting per batch), and both. A trial counts only if it ran and its
-   losses and weights match the program's configuration within what randomness alone changes.
+   callback of the program acting per batch), and both when each pays alone. A trial counts only
+   if it ran and its loss and weights match the program's configuration within what randomness
+   alone changes.
 2. The fastest such trial is the candidate; an option in it that does not earn ``OPTION_GAIN``
-   over the same trial without it is dropped (no XLA compile or coarser logging for nothing).
-3. The input pipeline: where the step waits on data (``INPUT_BOUND_SHARE``) and the project built
-   the ``tf.data`` pipeline, its own pipeline is measured with ``num_parallel_calls`` and
-   ``prefetch`` and then ``cache()`` after its deterministic prefix; kept by the same rule.
+   (``XLA_GAIN`` for ``jit_compile``) over the same trial without it is dropped (no XLA compile or
+   coarser logging for nothing).
+3. The input pipeline, where the project built it: every combination of ``num_parallel_calls``,
+   ``prefetch`` and ``cache()`` after its deterministic prefix (``pipeline_candidates``), measured
+   on the program's data with the chosen options; kept by the same rule.
 4. The whole advice must make the program's own fit steps ``MIN_SPEEDUP`` faster, measured on its
-   data, else the training is ``keep`` (never a slower program).
+   data, net of one-time costs (XLA's compiles), else the training is ``keep`` (never a slower
+   program).
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ XLA_GAIN = 1.3
 MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
 SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)
 SPE_VALUES = (32, 128)  # steps_per_execution tried (per-step overhead and callbacks, amortised)
-INPUT_BOUND_SHARE = 0.1  # pipeline edits are measured when a step waits on data this much
 CACHE_MAX_BYTES = 1 << 30  # a cache larger than this is not advised (memory)
 EQ_LOGS = 0.01  # relative difference of the final logged loss/metrics
 EQ_WEIGHTS = 0.05  # weight difference relative to how far training moved the weights
