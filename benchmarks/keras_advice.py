@@ -151,17 +151,34 @@ def bench(program: Path, repeat: int, budget: float, keep: Path | None = None) -
 
 
 def markdown(rows: list[dict]) -> str:
+    """The table: fit seconds (fastest-slowest over the rounds), speed-ups of the fastest runs (the
+    least disturbed on a shared machine), and in brackets the range of the per-round ratios."""
     lines = ["| program | advice applied by `fix` | fit plain s | fit fixed s | fit best s | speed-up fixed | "
              "speed-up best | share of best | program wall speed-up | same results |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in rows:
         fits = r["fit_s"]
+        fixed, best, share = fastest(fits, "fixed"), fastest(fits, "best"), None
+        if fixed and best:
+            share = fixed / best
         lines.append(
             f"| {r['program']} | {r['advice']} | {_span(fits.get('plain'))} | {_span(fits.get('fixed'))} | "
-            f"{_span(fits.get('best'))} | {fmt_range(r['fixed_speedup'])} | {fmt_range(r.get('best_speedup'))} | "
-            f"{fmt_range(r.get('share_of_best'), '')} | {fmt_range(r['fixed_wall_speedup'])} | "
+            f"{_span(fits.get('best'))} | {_x(fixed)} ({fmt_range(r['fixed_speedup'])}) | "
+            f"{_x(best)} ({fmt_range(r.get('best_speedup'))}) | {_x(share, '')} "
+            f"({fmt_range(r.get('share_of_best'), '')}) | {fmt_range(r['fixed_wall_speedup'])} | "
             f"{'yes' if r['same_results'] else 'no'} |")
     return "\n".join(lines)
+
+
+def fastest(fits: dict[str, list[float]], name: str) -> float | None:
+    """Plain's fastest fit over this variant's fastest one."""
+    if not fits.get("plain") or not fits.get(name):
+        return None
+    return min(fits["plain"]) / min(fits[name])
+
+
+def _x(value: float | None, suffix: str = "x") -> str:
+    return "-" if value is None else f"{value:.2f}{suffix}"
 
 
 def _span(values: list[float] | None) -> str:
@@ -177,8 +194,12 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--json", help="also write the rows here")
     parser.add_argument("--keep", type=Path, help="keep each program's `run` report (JSON) in this folder")
+    parser.add_argument("--table", type=Path, help="only print the table of rows saved with --json")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONWARNINGS", "ignore")
+    if args.table:
+        print(markdown(json.loads(args.table.read_text())))
+        return
     rows = []
     for program in sorted(PROGRAMS.glob("*.py")):
         if args.only and program.stem not in args.only:

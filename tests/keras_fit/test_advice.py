@@ -106,3 +106,24 @@ def test_pipeline_candidates_measure_each_combination_with_prefetch() -> None:
         ("prefetch",), ("prefetch", "parallel_map"), ("prefetch", "cache"), ("prefetch", "parallel_map", "cache")]
     assert advice.pipeline_candidates(["parallel_map"]) == [("parallel_map",)]
     assert advice.pipeline_candidates([]) == []
+
+
+def test_a_larger_steps_per_execution_wins_a_tie() -> None:
+    base = _trial(10)
+    spe32, spe128 = _trial(5.0, steps_per_execution=32), _trial(5.2, steps_per_execution=128)
+    assert advice.choose(base, [spe32, spe128]) is spe128
+    assert advice.choose(base, [spe32, _trial(6, steps_per_execution=128)]) is spe32
+
+
+def test_xla_advice_only_when_it_beats_the_rest_with_its_compiles() -> None:
+    base = _trial(10)
+    without = advice.decide(base, _trial(5), fit_s=20.0, options={"steps_per_execution": 128})
+    with_xla = advice.decide(base, _trial(3), fit_s=20.0, extra_first_s=4.0,
+                             options={"steps_per_execution": 128, "jit_compile": True})
+    assert advice.prefer(without, with_xla) is without  # 10 s against 10 s: not XLA_GAIN
+    cheap = advice.decide(base, _trial(3), fit_s=20.0, extra_first_s=0.5,
+                          options={"steps_per_execution": 128, "jit_compile": True})
+    assert advice.prefer(without, cheap) is cheap  # 6.5 s against 10 s
+    assert advice.prefer(without, None) is without
+    nothing = advice.decide(base, base, fit_s=20.0)
+    assert advice.prefer(nothing, cheap) is cheap

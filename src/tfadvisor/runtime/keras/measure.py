@@ -255,28 +255,33 @@ class _Measurement:
                                      f"they moved over {self.steps_eq} steps")
 
     def program_data(self, chosen: KerasTrial, compute: KerasTrial) -> None:
-        """As compiled, the chosen options, and the chosen options with the pipeline edits, on the
-        program's own data, timed in interleaved rounds (each configuration's fastest pass counts:
-        a shared machine only ever slows a pass); then the decision."""
+        """On the program's own data, timed in interleaved rounds (each configuration's fastest pass
+        counts: a shared machine only ever slows a pass): as compiled, the chosen options without
+        XLA, the same with each pipeline edit combination, and the chosen options with XLA when they
+        have it; then the decision (XLA's only if it beats the rest by ``XLA_GAIN``, compiles paid)."""
         t = self.training
-        options = dict(chosen.options)
+        xla = dict(chosen.options) if chosen.options.get("jit_compile") else None
+        options = {k: v for k, v in chosen.options.items() if k != "jit_compile"}
         pipeline = describe(self.observer, self.data.get("x")) if t.data == "tf.data.Dataset" else None
         variants = [_Variant(advice.AS_COMPILED, {}, (), self.data)]
         if options:
             variants.append(_Variant(_name(options), options, (), self.data))
+        if xla:
+            variants.append(_Variant(_name(xla), xla, (), self.data))
         if pipeline is not None:
             variants += self._pipeline_variants(pipeline, options)
         if len(variants) == 1:
             t.why = "no compile option or pipeline edit measured faster with the same results"
-            t.verdict = Verdict.KEEP
             return
         trials = self.rounds(variants)
-        base, plain = trials[0], trials[1] if options else trials[0]
+        base = trials[0]
+        plain = trials[1] if options else base
         if not advice.usable(base):
             t.why = "the program's data could not be measured again" + (f" ({base.error})" if base.error else "")
             return
-        if compute.step_s and plain.step_s:  # the same options on batches already in memory
-            t.input_share = round(max(0.0, 1.0 - compute.step_s / plain.step_s), 4)
+        fixed = next((x for x in t.trials if x.data == "fixed batches" and x.options == options), compute)
+        if fixed.step_s and plain.step_s:  # the same options on batches already in memory
+            t.input_share = round(max(0.0, 1.0 - fixed.step_s / plain.step_s), 4)
         edited = [x for x in trials if x.pipeline]
         for x in edited:  # the first epoch fills the cache at the speed without it
             if "cache" in x.pipeline and x.step_s:
@@ -287,9 +292,13 @@ class _Measurement:
         edits = list(best.pipeline)
         if best is base or not advice.usable(best):
             options, edits, best = {}, [], base
-        self.decide(base, best, options, edits, compute)
-        if edits and t.verdict is Verdict.RECONFIGURE and pipeline is not None:
-            t.pipeline_edits = _pipeline_edits(pipeline, edits)
+        decision = self.decision(base, best, options, edits, fixed)
+        xla_trial = next((x for x in trials if xla and x.options == xla and not x.pipeline), None)
+        if xla and xla_trial is not None and advice.usable(xla_trial):
+            decision = advice.prefer(decision, self.decision(base, xla_trial, xla, [], compute))
+        self.apply(decision)
+        if decision.pipeline and t.verdict is Verdict.RECONFIGURE and pipeline is not None:
+            t.pipeline_edits = _pipeline_edits(pipeline, decision.pipeline)
 
     def _pipeline_variants(self, pipeline: Pipeline, options: dict[str, Any]) -> list[_Variant]:
         out = []
@@ -366,13 +375,16 @@ class _Measurement:
             cost = max(cost, per_compile * self.xla_compiles)
         return cost
 
-    def decide(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
-               compute: KerasTrial) -> None:
+    def decision(self, base: KerasTrial, best: KerasTrial, options: dict[str, Any], edits: list[str],
+                 compute: KerasTrial) -> advice.KerasDecision:
         t = self.training
         compiled = next((x for x in t.trials if x.data == "program's data" and x.options == options
                          and x.first_s is not None), best)
         extra = self.one_time_cost(options, (base, compiled), compute)
-        decision = advice.decide(base, best, t.fit_s, extra, options=options, pipeline=edits)
+        return advice.decide(base, best, t.fit_s, extra, options=options, pipeline=edits)
+
+    def apply(self, decision: advice.KerasDecision) -> None:
+        t = self.training
         t.verdict = decision.verdict
         t.why = decision.why
         t.speedup = None if decision.speedup is None else round(decision.speedup, 3)
@@ -380,6 +392,8 @@ class _Measurement:
         t.saved_s = None if decision.saved_s is None else round(decision.saved_s, 6)
         if decision.verdict is Verdict.RECONFIGURE:
             t.options = decision.options
+            same = next((x for x in t.trials if x.data == "fixed batches" and x.options == decision.options), None)
+            t.equivalent = same.equivalent if same is not None and decision.options else None
 
 
 @dataclass
