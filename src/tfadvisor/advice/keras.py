@@ -242,7 +242,8 @@ def decide(baseline: KerasTrial | None, advised: KerasTrial | None, fit_s: float
     if projected >= fit_s:
         return KerasDecision(Verdict.KEEP, speedup=speedup, projected_s=fit_s, saved_s=0.0,
                              why=f"{what}: {speedup:.2f}x per step, but its one-time cost ({extra_first_s:.1f} s: "
-                                 f"XLA's compile) is more than it saves over this run's fit ({fit_s:.1f} s)")
+                                 f"tracing{', XLA compiles' if options.get('jit_compile') else ''}) is more than it "
+                                 f"saves over this run's fit ({fit_s:.1f} s)")
     return KerasDecision(Verdict.RECONFIGURE, options, pipeline, speedup, projected, fit_s - projected,
                          f"{what}: {speedup:.2f}x faster per training step on the program's data, same results")
 
