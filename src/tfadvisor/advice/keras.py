@@ -2,7 +2,7 @@
 
 Pure decisions (no TensorFlow): ``runtime/keras/measure.py`` measures what ``candidates`` and
 ``pipeline_candidates`` ask for and hands the trials back to ``decide``. The rules, and why each
-threshold is what it is, are in docs/decisions/0014-keras-fit.md:
+threshold is what it is, are in docs/decisions/0017-keras-fit.md:
 
 1. Compile options are measured on fixed batches from the same start (``runtime/keras/trials.py``):
    ``run_eagerly=False`` when the program left it on; then, on top of it, ``jit_compile=True``,
@@ -34,7 +34,7 @@ OPTION_GAIN = 1.1  # an option (or pipeline edit) must make the step this much f
 # XLA asks more, as advice/policy.py does for tf.function options: it compiles once per function
 # and input shape (train, test, predict; a last partial batch is another shape), for seconds each
 # on CPU, and its kernels can be slower (convolutions). The benchmark's time-series program lost
-# its whole per-step gain to those compiles (docs/decisions/0014-keras-fit.md).
+# its whole per-step gain to those compiles (docs/decisions/0017-keras-fit.md).
 XLA_GAIN = 1.3
 MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
 SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)

@@ -1,7 +1,7 @@
 """Measuring the observed Keras trainings: the options ``advice/keras.py`` asks about, on the
 user's own model and data, within a time budget, with the model put back as it was.
 
-Per training (biggest ``fit`` time first), in this order (docs/decisions/0014-keras-fit.md):
+Per training (biggest ``fit`` time first), in this order (docs/decisions/0017-keras-fit.md):
 
 1. fixed batches: the first batches of the program's own training data, drawn once and kept;
 2. compile options on those batches (``trials.run_trial``): as compiled, the same with other
