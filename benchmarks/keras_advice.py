@@ -17,7 +17,8 @@ widened by half its width, 10% of the mean (50% for a loss) or 0.01, whichever i
 programs are not bit-reproducible run to run (oneDNN's kernels, random augmentation), and a test
 loss near zero moves a lot (the image classifier's plain runs: 0.155-0.317 at accuracy 1.000).
 
-    python benchmarks/keras_advice.py [--repeat 3] [--budget 120] [--only text_model] [--markdown]
+    python benchmarks/keras_advice.py [--repeat 3] [--budget S] [--only text_model] [--keep DIR] [--json F]
+    python benchmarks/keras_advice.py --table F   # the table again from saved rows
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def fmt_range(r: tuple[float, float] | None, suffix: str = "x") -> str:
     return f"{r[0]:.2f}{suffix}" if abs(r[0] - r[1]) < 0.005 else f"{r[0]:.2f}-{r[1]:.2f}{suffix}"
 
 
-def bench(program: Path, repeat: int, budget: float, keep: Path | None = None) -> dict:
+def bench(program: Path, repeat: int, budget: float | None, keep: Path | None = None) -> dict:
     work = Path(tempfile.mkdtemp(prefix=f"keras-{program.stem}-"))
     plain, fixed = work / "plain", work / "fixed"
     plain.mkdir()
@@ -111,8 +112,9 @@ def bench(program: Path, repeat: int, budget: float, keep: Path | None = None) -
     shutil.copy(program, plain / program.name)
     shutil.copy(program, fixed / program.name)
     start = time.perf_counter()
+    budget_args = ["--budget", str(budget)] if budget is not None else []  # default: run's own budget
     run = tfadvisor("run", program.name, "--format", "json", "--output", str(work / "report.json"), "--quiet",
-                    "--budget", str(budget), cwd=plain)
+                    *budget_args, cwd=plain)
     run_s = time.perf_counter() - start
     report = json.loads((work / "report.json").read_text()) if (work / "report.json").exists() else {}
     fix = tfadvisor("fix", "--from", str(work / "report.json"), program.name, cwd=fixed)
@@ -190,7 +192,7 @@ def _span(values: list[float] | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--budget", type=float, default=120.0)
+    parser.add_argument("--budget", type=float, default=None, help="run's --budget (default: run's own)")
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--json", help="also write the rows here")
     parser.add_argument("--keep", type=Path, help="keep each program's `run` report (JSON) in this folder")
