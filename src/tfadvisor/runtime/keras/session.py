@@ -20,8 +20,8 @@ BUDGET_SHARE = 0.8  # of a given --budget, when the program trained a Keras mode
 # Without --budget (runtime/run/budget.py gives functions a share of the program's run), Keras's
 # trials get this many times the program's fit time, within these bounds: a handful of configurations,
 # each timed for an epoch or two of the program's data, plus compiles (docs/decisions/0017-keras-fit.md).
-AUTO_FACTOR = 3.0
-AUTO_MIN_S = 30.0
+AUTO_FACTOR = 5.0
+AUTO_MIN_S = 60.0
 AUTO_MAX_S = 180.0
 
 
