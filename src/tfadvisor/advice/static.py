@@ -127,12 +127,16 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 # A print that runs once per trace changes what is printed, not what is computed: a finding to fix
 # (safely, with tf.print), not a reason to say the function behaves differently.
 _NOT_SERIOUS = frozenset({"TF201"})
+# Warnings outside the behaviour families that still change what the program computes: a global or
+# an attribute read once, while tracing, and frozen (PGGAN's fade-in counter stops fading).
+_STALE = frozenset({"TF105", "TF106"})
 
 
 def serious(hazards: list[Hazard]) -> list[str]:
     """Hazards, known for sure, that make code behave differently or fail under tf.function."""
     return [h.rule for h in hazards if not h.speculative and h.rule not in _NOT_SERIOUS and (
-        h.severity is Severity.ERROR or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES))]
+        h.severity is Severity.ERROR or (h.severity is Severity.WARNING and (
+            h.rule[2] in _BEHAVIOUR_FAMILIES or h.rule in _STALE)))]
 
 
 def _small(case: Case) -> bool:
@@ -177,7 +181,7 @@ def _already_graph(case: Case) -> Decision | None:
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
-    if _covered(case.project, linked, case.to_decorate):
+    if _covered(case.project, linked, case.to_decorate, once_ok=True):
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
@@ -467,13 +471,18 @@ def _keep(case: Case) -> Decision:
     return Decision(Verdict.KEEP, reasons, assumptions=notes)
 
 
-def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> bool:
+def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str], once_ok: bool = False) -> bool:
     callers = linked.callers
     if linked.fn.is_method and linked.fn.name in project.unresolved_methods:
         return False  # called on objects whose class we could not tell: callers we cannot see
-    return bool(callers) and all(
-        c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate)
-        for c, _ in callers)
+    graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
+             and (c.id in project.graph_roots or c.id in to_decorate)]
+    # The hot path runs in graph code; other call sites, outside loops, call it once or twice (a
+    # notebook that prints one loss before training): still covered.
+    return bool(graph) and all(
+        (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate))
+        or (once_ok and not site.in_loop and (c is None or not project.functions[c.id].repeated))
+        for c, site in callers)
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches, _turned_off, _entry_point, _payoff,
