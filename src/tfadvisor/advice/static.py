@@ -303,7 +303,11 @@ def _drives_batches(case: Case) -> Decision | None:
             continue  # no step in the body
         rich = project.values.kind(iterated, fn, fn.module)
         if rich in ("dataset", "tensor"):
-            continue  # AutoGraph makes it a graph loop
+            # AutoGraph would make it a graph loop, but the step inside is the unit to decorate:
+            # one graph per step, the loop (logging, checkpoints, early stopping) stays Python
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"drives training: loops over {values.describe(iterated)} and calls the step; decorate the "
+                f"step inside it, not the loop"])
         if not (rich in ("numpy", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
             continue  # a list of layers, sizes or settings: structure, unrolled once per trace
         what = values.describe(iterated)
