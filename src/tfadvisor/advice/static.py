@@ -182,6 +182,11 @@ def _already_graph(case: Case) -> Decision | None:
     if linked.graph_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
     if _covered(case.project, linked, case.to_decorate, once_ok=True):
+        turned_off = [c.qualname for c, _ in linked.callers if c is not None and c.decorator_disabled]
+        if turned_off:
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"its caller {turned_off[0]}() is the unit a graph would be (its `@tf.function` is commented "
+                f"out): decorating this part alone is not the fix; {MEASURE}"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
@@ -223,6 +228,12 @@ def _entry_point(case: Case) -> Decision | None:
     # Call sites in tests are not the workload: tests drive the code, the program does not.
     eager_sites = [(c, s) for c, s in linked.callers
                    if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
+    built = [c for c, _ in eager_sites if c is not None and (
+        c.id in project.functional or role_of(project.functions[c.id], project.tensor_work[c.id]) == "builder")]
+    if eager_sites and len(built) == len(eager_sites):
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"called while a model is built ({', '.join(dict.fromkeys(c.qualname + '()' for c in built))}): "
+            f"it runs once per model, on symbolic inputs, not per batch"])
     if eager_sites and linked.fn.id in project.tf1_only:
         return Decision(Verdict.LEAVE_EAGER, ["TF100"], assumptions=[
             "called only from TensorFlow 1 code (sessions, placeholders): it builds a TF1 graph; out of scope"])
@@ -270,6 +281,13 @@ def _entry_point(case: Case) -> Decision | None:
             f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "
             f"call: each would retrace"])
     if unknown:
+        found = serious(case.hazards)
+        if found and project.heavy[linked.fn.id] and not project.is_test(linked.fn):
+            # A hot step that would break or change under tf.function whatever its callers pass:
+            # what to fix is known even where whether a graph pays is not.
+            return Decision(Verdict.FIX_FIRST, found, confidence="speculative", assumptions=[
+                f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))}; whatever that is, the "
+                f"findings would break or change it under tf.function: fix them first, then {MEASURE}"])
         return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
@@ -480,11 +498,12 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
     if linked.fn.is_method and linked.fn.name in project.unresolved_methods:
         return False  # called on objects whose class we could not tell: callers we cannot see
     graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
-             and (c.id in project.graph_roots or c.id in to_decorate)]
+             and (c.id in project.graph_roots or c.id in to_decorate or (once_ok and c.decorator_disabled))]
     # The hot path runs in graph code; other call sites, outside loops, call it once or twice (a
     # notebook that prints one loss before training): still covered.
     return bool(graph) and all(
-        (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate))
+        (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate
+                                                      or (once_ok and c.decorator_disabled)))
         or (once_ok and not site.in_loop and (c is None or not project.functions[c.id].repeated))
         for c, site in callers)
 
