@@ -452,9 +452,12 @@ class Project:
     def _graph_context(self) -> dict[str, str]:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
         tracing APIs, Keras's graph methods, and what they call or define."""
+        driven = {m.module for m in self.modules if m.keras_driven}
         roots = [fid for fid, x in self.functions.items()
                  if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
-                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)]
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)
+                 # a layer's call in a program that fits or predicts: Keras traces it there
+                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven)]
         graph = self.graph_code(roots)
         by_qualname = {(x.fn.module, x.fn.qualname): fid for fid, x in self.functions.items()}
         for _ in range(4):  # functions defined inside graph code are graph code too
@@ -578,6 +581,8 @@ class Project:
         """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
         if kind == "object" and key in site.sources:  # a Python object: a list (of what?), a model ...
             rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
+            if rich == "unknown" and site.sources[key][0] == "any":
+                return "unknown"  # bound to an object on one path only (a NumPy reshape, an env's reset())
             return rich if (rich in ("container", "dataset", "model", "numpy") or isinstance(rich, tuple)
                             or values.is_instance(rich)) else kind
         if kind != "unknown":
