@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--split", choices=("tuning", "fresh", "fresh2", "fresh3", "tune4", "heldout4", "heldout5", "all"), default="all",
+    parser.add_argument("--split", choices=("tuning", "fresh", "fresh2", "fresh3", "tune4", "heldout4", "heldout5", "heldout6", "all"), default="all",
                         help="which repositories: tuned on, added after tuning, or all")
     parser.add_argument("--reports", help="cache check's JSON reports here (reused when present)")
     parser.add_argument("--judgments", default=JUDGMENTS)

@@ -229,7 +229,7 @@ def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStat
         decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
                           config.min_tensor_ops)
         decisions[fid] = decision
-        if decision.verdict is Verdict.DECORATE:
+        if decision.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST):  # graph code once fixed: it covers its callees
             to_decorate.add(fid)
         fn = linked.fn
         reports.append(FunctionReport(

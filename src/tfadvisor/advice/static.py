@@ -127,12 +127,16 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 # A print that runs once per trace changes what is printed, not what is computed: a finding to fix
 # (safely, with tf.print), not a reason to say the function behaves differently.
 _NOT_SERIOUS = frozenset({"TF201"})
+# Warnings outside the behaviour families that still change what the program computes: a global or
+# an attribute read once, while tracing, and frozen (PGGAN's fade-in counter stops fading).
+_STALE = frozenset({"TF105", "TF106"})
 
 
 def serious(hazards: list[Hazard]) -> list[str]:
     """Hazards, known for sure, that make code behave differently or fail under tf.function."""
     return [h.rule for h in hazards if not h.speculative and h.rule not in _NOT_SERIOUS and (
-        h.severity is Severity.ERROR or (h.severity is Severity.WARNING and h.rule[2] in _BEHAVIOUR_FAMILIES))]
+        h.severity is Severity.ERROR or (h.severity is Severity.WARNING and (
+            h.rule[2] in _BEHAVIOUR_FAMILIES or h.rule in _STALE)))]
 
 
 def _small(case: Case) -> bool:
@@ -177,7 +181,12 @@ def _already_graph(case: Case) -> Decision | None:
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
-    if _covered(case.project, linked, case.to_decorate):
+    if _covered(case.project, linked, case.to_decorate, once_ok=True):
+        turned_off = [c.qualname for c, _ in linked.callers if c is not None and c.decorator_disabled]
+        if turned_off:
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"its caller {turned_off[0]}() is the unit a graph would be (its `@tf.function` is commented "
+                f"out): decorating this part alone is not the fix; {MEASURE}"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
@@ -219,6 +228,12 @@ def _entry_point(case: Case) -> Decision | None:
     # Call sites in tests are not the workload: tests drive the code, the program does not.
     eager_sites = [(c, s) for c, s in linked.callers
                    if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
+    built = [c for c, _ in eager_sites if c is not None and (
+        c.id in project.functional or role_of(project.functions[c.id], project.tensor_work[c.id]) == "builder")]
+    if eager_sites and len(built) == len(eager_sites):
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"called while a model is built ({', '.join(dict.fromkeys(c.qualname + '()' for c in built))}): "
+            f"it runs once per model, on symbolic inputs, not per batch"])
     if eager_sites and linked.fn.id in project.tf1_only:
         return Decision(Verdict.LEAVE_EAGER, ["TF100"], assumptions=[
             "called only from TensorFlow 1 code (sessions, placeholders): it builds a TF1 graph; out of scope"])
@@ -266,6 +281,13 @@ def _entry_point(case: Case) -> Decision | None:
             f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "
             f"call: each would retrace"])
     if unknown:
+        found = serious(case.hazards)
+        if found and project.heavy[linked.fn.id] and not project.is_test(linked.fn):
+            # A hot step that would break or change under tf.function whatever its callers pass:
+            # what to fix is known even where whether a graph pays is not.
+            return Decision(Verdict.FIX_FIRST, found, confidence="speculative", assumptions=[
+                f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))}; whatever that is, the "
+                f"findings would break or change it under tf.function: fix them first, then {MEASURE}"])
         return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
@@ -299,7 +321,11 @@ def _drives_batches(case: Case) -> Decision | None:
             continue  # no step in the body
         rich = project.values.kind(iterated, fn, fn.module)
         if rich in ("dataset", "tensor"):
-            continue  # AutoGraph makes it a graph loop
+            # AutoGraph would make it a graph loop, but the step inside is the unit to decorate:
+            # one graph per step, the loop (logging, checkpoints, early stopping) stays Python
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"drives training: loops over {values.describe(iterated)} and calls the step; decorate the "
+                f"step inside it, not the loop"])
         if not (rich in ("numpy", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
             continue  # a list of layers, sizes or settings: structure, unrolled once per trace
         what = values.describe(iterated)
@@ -467,13 +493,19 @@ def _keep(case: Case) -> Decision:
     return Decision(Verdict.KEEP, reasons, assumptions=notes)
 
 
-def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> bool:
+def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str], once_ok: bool = False) -> bool:
     callers = linked.callers
     if linked.fn.is_method and linked.fn.name in project.unresolved_methods:
         return False  # called on objects whose class we could not tell: callers we cannot see
-    return bool(callers) and all(
-        c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate)
-        for c, _ in callers)
+    graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
+             and (c.id in project.graph_roots or c.id in to_decorate or (once_ok and c.decorator_disabled))]
+    # The hot path runs in graph code; other call sites, outside loops, call it once or twice (a
+    # notebook that prints one loss before training): still covered.
+    return bool(graph) and all(
+        (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate
+                                                      or (once_ok and c.decorator_disabled)))
+        or (once_ok and not site.in_loop and (c is None or not project.functions[c.id].repeated))
+        for c, site in callers)
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches, _turned_off, _entry_point, _payoff,

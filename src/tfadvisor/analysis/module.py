@@ -323,6 +323,9 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.training_ops += 1
         if isinstance(call.func, ast.Attribute) and call.func.attr in ("apply_gradients", "minimize"):
             fn.optimizer_steps += 1
+        if name in _FUNCTIONAL or (name in _MODEL_CLASSES and (len(call.args) >= 2 or any(
+                k.arg in ("inputs", "outputs") for k in call.keywords))):
+            fn.functional = True
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
             _param_evidence(params, call, "tensor", f"passed to {name}")
@@ -516,6 +519,8 @@ _RNG_NAMES = ("rng", "random_state", "np_rng", "generator_np")
 
 
 _STATIC_NAMES = frozenset({"shape", "dtype", "ndim", "size"})
+_FUNCTIONAL = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
+_MODEL_CLASSES = frozenset({"keras.Model", "keras.models.Model"})
 
 
 def _on_values(ctx: ScopeContext, call: ast.Call) -> bool:
@@ -595,6 +600,9 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and (func.value.id in params or func.value.id in ctx.bindings)):
             site.receiver = ctx.value(func.value)  # ``model.step(x)``: the project pass finds model's class
+        elif (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
+              and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"):
+            site.receiver = ("self", func.value.attr)  # ``self.memory.sample(n)``: what __init__ stored
         if receiver is not None and (receiver[1] or (varying_names and receiver[2] in varying_names)):
             site.fresh.append("self")  # another instance on every call: each one traces again
         for index, arg in enumerate(call.args):

@@ -86,6 +86,7 @@ class Project:
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self._modules_by_name = {m.module: m for m in self.modules}
         self._module_folder = {m.module: os.path.dirname(m.path) for m in self.modules}
+        self._module_file = {m.module: m.path for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
         self._assigns_by_class: dict[tuple[str, str], list[FunctionSummary]] | None = None
         self.values = values.Evaluator(self)
@@ -171,10 +172,10 @@ class Project:
                     return hit
         return None
 
-    def _class(self, module: str, name: str) -> tuple[str, str] | None:
+    def _class(self, module: str, name: str, near: str | None = None) -> tuple[str, str] | None:
         if name in self._classes.get(module, {}):
             return module, name
-        found = self._split_module(name)
+        found = self._split_module(name, near=near or self._module_file.get(module))
         if found is not None and found[1] in self._classes.get(found[0], {}):
             return found
         return None
@@ -226,7 +227,7 @@ class Project:
                 resolved = {id(site) for site, _ in linked.callees}
                 self._receiver_sites.extend(
                     (linked, site) for site in linked.fn.calls
-                    if site.receiver is not None and id(site) not in resolved and site.callee.count(".") == 1)
+                    if site.receiver is not None and id(site) not in resolved and "." in site.callee)
         linked_any = False
         pending: list[tuple[Linked, CallSite]] = []
         for linked, site in self._receiver_sites:
@@ -235,7 +236,7 @@ class Project:
             targets = []
             if values.is_instance(rich):
                 for module, qualname in values.instance_classes(rich):
-                    found = self.method(module, qualname, site.callee.split(".", 1)[1])
+                    found = self.method(module, qualname, site.callee.rsplit(".", 1)[1])
                     if found is not None and found.id != fn.id and found not in targets:
                         targets.append(found)
             if targets:
@@ -250,7 +251,8 @@ class Project:
         return linked_any
 
     def class_named(self, module: str, name: str) -> tuple[str, str] | None:
-        """(module, class qualname) of the project's class that ``name`` (as called) makes."""
+        """(module, class qualname) of the project's class that ``name`` (as called) makes; an
+        import of a module name several folders have goes to the one beside ``module``'s file."""
         return self._class(module, name)
 
     def module_global(self, dotted: str) -> tuple[str, tuple] | None:
@@ -450,9 +452,12 @@ class Project:
     def _graph_context(self) -> dict[str, str]:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
         tracing APIs, Keras's graph methods, and what they call or define."""
+        driven = {m.module for m in self.modules if m.keras_driven}
         roots = [fid for fid, x in self.functions.items()
                  if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
-                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)]
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)
+                 # a layer's call in a program that fits or predicts: Keras traces it there
+                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven)]
         graph = self.graph_code(roots)
         by_qualname = {(x.fn.module, x.fn.qualname): fid for fid, x in self.functions.items()}
         for _ in range(4):  # functions defined inside graph code are graph code too
@@ -576,6 +581,8 @@ class Project:
         """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
         if kind == "object" and key in site.sources:  # a Python object: a list (of what?), a model ...
             rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
+            if rich == "unknown" and site.sources[key][0] == "any":
+                return "unknown"  # bound to an object on one path only (a NumPy reshape, an env's reset())
             return rich if (rich in ("container", "dataset", "model", "numpy") or isinstance(rich, tuple)
                             or values.is_instance(rich)) else kind
         if kind != "unknown":
@@ -757,6 +764,17 @@ class Project:
                         value = True
             for fid in component:
                 out[fid] = value
+        return out
+
+    @cached_property
+    def functional(self) -> set[str]:
+        """Functions that build a functional Keras model (``keras.Input``, ``keras.Model(inputs,
+        outputs)``), and those called only from them: they run once per model, on symbolic inputs."""
+        out = {fid for fid, linked in self.functions.items() if linked.fn.functional}
+        for fid in self.callers_first():
+            linked = self.functions[fid]
+            if fid not in out and linked.callers and all(c is not None and c.id in out for c, _ in linked.callers):
+                out.add(fid)
         return out
 
     @cached_property

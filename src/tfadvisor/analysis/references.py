@@ -41,6 +41,11 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         kind = graph_context.handed_kind(name, method, receiver, dataset)
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
+        if method == "compile" and not any(k.arg == "run_eagerly" for k in call.keywords):
+            # ``model.compile(loss=self._per_loss, metrics=[f1])``: Keras runs them in fit's tf.function
+            for kw in call.keywords:
+                if kw.arg in ("loss", "metrics", "weighted_metrics"):
+                    out.handed.extend((ref, "graph", call.lineno) for ref in _refs_in(ctx, kw.value))
         if method is not None and graph_context.is_distributed_call(method, receiver):
             out.distributed += 1
         if method in graph_context.EXPORTING_METHODS:

@@ -121,6 +121,7 @@ class FunctionSummary:
     model_calls: int = 0  # calls of models/layers (many ops each)
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
     optimizer_steps: int = 0  # ``.apply_gradients(...)``/``.minimize(...)``: variables updated here
+    functional: bool = False  # builds a functional Keras model: ``keras.Input(...)``, ``keras.Model(inputs, outputs)``
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
     # NumPy calls on values that change (not literals, shapes or dtypes): under tf.function they run
     # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.

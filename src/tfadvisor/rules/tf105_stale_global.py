@@ -221,30 +221,37 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
     """Whether module-level code between ``line`` and ``until`` (exclusive) calls ``fn``, as above."""
     root = module_scope(ctx.scope)
     tree = root.node
-    names = {fn.name}
-    for scope in root.children:  # module functions that call it by name: its callers
+    statements = list(_top_level(tree.body))  # type: ignore[attr-defined]
+    defs = [s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+    def redefined(node: ast.AST) -> int:
+        # defined again further down (also inside ``if __name__ == "__main__":`` or a loop): calls
+        # after that reach the new function, which reads the name afresh
+        later = [d.lineno for d in defs if d.name == node.name and d.lineno > node.lineno]  # type: ignore[attr-defined]
+        return min(later, default=10**9)
+
+    # it, and module functions that call it by name (its callers), each until defined again
+    names = {fn.name: redefined(fn)}
+    for scope in root.children:
         if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):
-            names.add(scope.node.name)  # type: ignore[attr-defined]
+            caller = scope.node
+            names.setdefault(caller.name, redefined(caller))  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
-    # defined again further down (also inside an ``if __name__ == "__main__":`` or a loop): calls
-    # after that reach the new function, which reads the name afresh
-    redefined = min((s.lineno for s in _top_level(tree.body)  # type: ignore[attr-defined]
-                     if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == fn.name
-                     and s.lineno > fn.lineno), default=None)
-    for stmt in _top_level(tree.body):  # type: ignore[attr-defined]
+    for stmt in statements:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or stmt.lineno <= line:
             continue
         if until is not None and stmt.lineno >= until:
             break
-        if redefined is not None and stmt.lineno > redefined:
+        if stmt.lineno > names[fn.name] and len(names) == 1:
             break
         for node in ast.walk(stmt):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            if ((isinstance(func, ast.Name) and func.id in names)
-                    or (isinstance(func, ast.Attribute) and (func.attr in names
-                                                             or (method and func.attr in _DRIVING_METHODS)))):
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if called in names and node.lineno < names[called]:
+                return True
+            if method and isinstance(func, ast.Attribute) and func.attr in _DRIVING_METHODS:
                 return True
     return False
 
