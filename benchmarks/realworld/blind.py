@@ -160,6 +160,7 @@ def _run_split(split: str, corpus: str | None, reports: str | None) -> str:
     from extract import DEFAULT_OUT  # noqa: E402
 
     folder = reports or tempfile.mkdtemp(prefix=f"tfadvisor-{split}-")
+    os.makedirs(folder, exist_ok=True)
     for name, data in run_check(corpus or DEFAULT_OUT, None, split).items():
         with open(os.path.join(folder, f"{name}.json"), "w", encoding="utf-8") as handle:
             json.dump(data, handle)

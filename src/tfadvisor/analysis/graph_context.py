@@ -78,6 +78,8 @@ KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "co
 # Of those, the model's steps: Keras runs them only from fit/evaluate/predict. A program that never
 # calls those and calls its own ``compute_loss`` or ``train_step`` from an eager loop runs them eagerly.
 KERAS_STEP_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics"})
+# Keras's loops: a class that overrides one with its own loop calling the step calls it eagerly.
+KERAS_LOOPS = frozenset({"fit", "evaluate", "predict"})
 # Methods a framework calls for you (Keras, optimizers, Sonnet-style modules): never "decorate"
 # them yourself; whether they run as a graph is the framework's business.
 FRAMEWORK_METHODS = KERAS_GRAPH_METHODS | frozenset({
@@ -153,6 +155,10 @@ def is_framework_class(bases: list[str]) -> bool:
 
 def is_keras_class(bases: list[str]) -> bool:
     return any(b.startswith(("keras.", "tf_keras.")) for b in bases)
+
+
+def is_session(name: str | None) -> bool:
+    return bool(name) and name.endswith(("Session", "InteractiveSession"))  # type: ignore[union-attr]
 
 
 def tf1_marker(name: str | None) -> bool:

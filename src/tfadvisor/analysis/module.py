@@ -89,7 +89,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(owner, frozenset()),
                            container_attrs.get(owner, frozenset()), module_containers, module_models)
         _fill_facts(fn, ctx)
-        fn.decorator_disabled = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
+        fn.decorator_disabled, fn.disabled_because = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
         fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
         _add_references(summary, refs, fn.qualname)
@@ -221,10 +221,16 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
     return out
 
 
-def _decorator_disabled(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> bool:
-    """Whether the line above the function (and its decorators) is a commented-out tf.function."""
+def _decorator_disabled(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> tuple[bool, str]:
+    """Whether the line above the function (and its decorators) is a commented-out tf.function,
+    and the words written after it (``# @tf.function  scope name error if enabled``: why)."""
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    return first >= 2 and bool(_DISABLED.match(lines[first - 2]))
+    match = _DISABLED.match(lines[first - 2]) if first >= 2 else None
+    if match is None:
+        return False, ""
+    rest = lines[first - 2][match.end():]
+    rest = re.sub(r"^\s*\([^)]*\)", "", rest).strip(" #\t")
+    return True, rest if re.search(r"[A-Za-z]{3,}", rest) else ""
 
 
 def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
@@ -598,8 +604,11 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
                         on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call))
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and (func.value.id in params or func.value.id in ctx.bindings)):
-            site.receiver = ctx.value(func.value)  # ``model.step(x)``: the project pass finds model's class
+                and (func.value.id in params or func.value.id in ctx.bindings
+                     or (ctx.function is not None and func.value.id not in ctx.local_names))):
+            # ``model.step(x)`` on a parameter, a local or a module-level instance (``LAST =
+            # Boxes()`` at the top of the file): the project pass finds model's class
+            site.receiver = ctx.value(func.value)
         elif (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
               and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"):
             site.receiver = ("self", func.value.attr)  # ``self.memory.sample(n)``: what __init__ stored

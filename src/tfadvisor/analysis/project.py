@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
 
-from tfadvisor.analysis import graph_context, testcode, tfapi, values
+from tfadvisor.analysis import escape, graph_context, testcode, tfapi, values
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
 from tfadvisor.analysis.testcode import is_test_path
 
@@ -432,7 +432,11 @@ class Project:
         it (then only Keras can). A VAE whose ``compute_loss`` the notebook's own loop calls, and
         that is never fit, runs it eagerly."""
         callers = linked.callers
-        if not callers or linked.fn.module in driven:
+        fn = linked.fn
+        if any(c is not None and c.class_qualname is not None and c.name in graph_context.KERAS_LOOPS
+               for c, _ in callers):
+            return False  # the class overrides fit (evaluate, predict) with its own eager loop
+        if not callers or fn.module in driven:
             return True
         return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
 
@@ -709,13 +713,15 @@ class Project:
         return out
 
     def fold(self, own: Callable[[Linked], T], combine: Callable[[T, T], T],
-             through_guarded: bool = True) -> dict[str, T]:
+             through_guarded: bool = True,
+             via: Callable[[Linked, CallSite, FunctionSummary, T], T] | None = None) -> dict[str, T]:
         """Combine a per-function value over each function and everything it calls.
 
         Walks the strongly connected components callees-first, so each function is visited once
         whatever the shape of the call graph (no quadratic closures on big trees). With
         ``through_guarded=False`` calls under a create-once guard do not count (hazards: what runs
-        once on purpose is not a per-call hazard).
+        once on purpose is not a per-call hazard). ``via`` turns a callee's value into the caller's
+        terms at each call site (escape.py: whose state a mutation changes).
         """
         out: dict[str, T] = {}
         for component in self._components:
@@ -727,10 +733,16 @@ class Project:
             for fid in component:
                 for site, target in self.functions[fid].callees:
                     if target.id not in members and (through_guarded or not site.guarded):
-                        value = combine(value, out[target.id])  # type: ignore[arg-type]
+                        theirs = out[target.id] if via is None else via(self.functions[fid], site, target, out[target.id])
+                        value = combine(value, theirs)  # type: ignore[arg-type]
             for fid in component:
                 out[fid] = value  # type: ignore[assignment]
         return out
+
+    @cached_property
+    def escapes(self) -> escape.Escape:
+        """Whose state each function's mutations change, and which only touch trace-made objects."""
+        return escape.Escape(self)
 
     @cached_property
     def tensor_work(self) -> dict[str, int]:

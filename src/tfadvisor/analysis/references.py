@@ -56,15 +56,25 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             for kw in call.keywords:
                 if kw.arg == "signatures":
                     out.exports.extend((ref, call.lineno) for ref in _refs_in(ctx, kw.value))
-        if out.tf1 is None and graph_context.tf1_marker(name):
+        if out.tf1 is None and graph_context.tf1_marker(name) and (
+                not graph_context.is_session(name) or _runs_a_session(ctx)):
+            # ``InteractiveSession(config=config)`` alone is TF2 scripts' GPU-memory boilerplate:
+            # a session is TF1 code where something is run in it
             out.tf1 = (call.lineno, call.col_offset, name or "")
     if out.tf1 is None:
         for node in ctx.scope.nodes(ast.Attribute):
             name = ctx.resolve(node)
-            if graph_context.tf1_marker(name):
+            if graph_context.tf1_marker(name) and (not graph_context.is_session(name) or _runs_a_session(ctx)):
                 out.tf1 = (node.lineno, node.col_offset, name or "")
                 break
     return out
+
+
+def _runs_a_session(ctx: ScopeContext) -> bool:
+    """``sess.run(...)`` (or ``session.run``, ``self.sess.run``) in this scope."""
+    return any(isinstance(c.func, ast.Attribute) and c.func.attr in ("run", "eval")
+               and "sess" in ast.unparse(c.func.value).lower()
+               for c in ctx.scope.nodes(ast.Call))
 
 
 def _receiver(ctx: ScopeContext, func: ast.expr) -> str:

@@ -91,6 +91,7 @@ class FunctionSummary:
     is_method: bool
     decorated: bool
     decorator_disabled: bool = False  # ``# @tf.function`` commented out right above it
+    disabled_because: str = ""  # words after that commented-out decorator (the author's reason)
     decorator_options: dict[str, str] = field(default_factory=dict)
     tensor_ops: int = 0
     builds: int = 0

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.analysis.project import Project
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
-
-
-def _is_mutation(description: str) -> bool:
-    return description.startswith(("sets ", "writes ")) or description.endswith("()")
 
 
 @register
@@ -85,19 +81,20 @@ def step(x):
     scope = "project"
 
     def check_project(self, project: Project) -> Iterator[tuple[str, Hit]]:
-        def own(linked: Linked) -> tuple[str, str] | None:
-            for _line, _col, what in linked.fn.side_effects:
-                if _is_mutation(what):
-                    return (linked.fn.qualname, what)
-            return None
-
-        mutation = project.fold(own, lambda a, b: a or b, through_guarded=False)
+        # Whose state a callee changes, in the caller's terms (analysis/escape.py): a change to an
+        # object made inside the trace (``b = BoxList(t); b.add_field(...)``) is not lost.
+        escapes = project.escapes
         for fid, linked in project.functions.items():
+            local = escapes.trace_local.get(fid, frozenset())
             for site, callee in linked.callees:
-                found = mutation.get(callee.id)
-                if found is None or callee.id == fid or site.guarded:
+                if callee.id == fid or site.guarded:
                     continue
-                where, what = found
+                found = escapes.through(linked, site, callee, escapes.mutations.get(callee.id, {}))
+                lasting = [value for root, value in sorted(found.items(), key=lambda kv: kv[0] != "outer")
+                           if root not in local]
+                if not lasting:
+                    continue
+                where, what = lasting[0]
                 via = "" if where == callee.qualname else f" (through {where})"
                 yield fid, Hit(self.code, site.line, site.col, site.line, site.col + len(site.callee) + 2,
                                f"calls {site.callee}(), which {what}{via}: Python state changes run only "

@@ -33,6 +33,9 @@ inside the trace: no finding.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
+So does a class that the file defining it never makes: a program that builds it with an eager first
+call (`model(tf.ones((1, 224, 224, 3)))` before training) gives every weight its gradients, and
+where the program builds it is in another file.
 """
     bad = (
         """\
@@ -120,12 +123,15 @@ class Linear(tf.keras.layers.Layer):
             return
         if not _calls_sublayers(fn, ctx.scope.cls.node):
             return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
-        if _built_or_inference_only(ctx, ctx.scope.cls.node.name):
+        made, built = _made_and_built(ctx, ctx.scope.cls.node.name)
+        if built:
             return  # built before training, or this program never asks for gradients (tests/conformance)
         # With a loop over tensors the decorator has a use (AutoGraph converts the loop when the
         # layer runs eagerly), and it breaks only if the layer is first built inside the trace,
-        # which the code does not say: a note, not a warning.
-        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
+        # which the code does not say: a note, not a warning. Likewise a class made in another
+        # module: whether a program builds it with an eager first call (then every weight gets its
+        # gradients) or inside a tape is not in this file.
+        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn)) or not made
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
                                   f"are built inside this trace, and a custom training loop then gets no gradients "
                                   f"for them (Keras traces call itself in fit/predict); decorate the train step instead",
@@ -135,21 +141,23 @@ class Linear(tf.keras.layers.Layer):
 _TRAINING = frozenset({"GradientTape", "gradient", "apply_gradients", "minimize", "fit", "train_on_batch"})
 
 
-def _built_or_inference_only(ctx: ScopeContext, cls: str) -> bool:
-    """The program that makes this class here builds it first (``model.build(shape)``: its weights
-    exist before the first traced call), or makes it and never computes gradients."""
+def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
+    """(this module's program makes the class, and builds it first (``model.build(shape)``: its
+    weights exist before the first traced call) or never computes gradients). A sublayer made in
+    another class's ``__init__`` is built when its model is, which the program making that model says."""
     root = module_scope(ctx.scope).node
     made = building = training = False
+    in_classes = {id(n) for c in ast.walk(root) if isinstance(c, ast.ClassDef) for n in ast.walk(c)}
     for node in ast.walk(root):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        made = made or name == cls
+        made = made or (name == cls and id(node) not in in_classes)
         building = building or (name == "build" and bool(node.args) and isinstance(func, ast.Attribute)
                                 and isinstance(func.value, ast.Name) and func.value.id != "self")
         training = training or name in _TRAINING
-    return made and (building or not training)
+    return made, made and (building or not training)
 
 
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef) -> bool:

@@ -371,4 +371,103 @@ VARIANTS = [
                 predict(tf.ones([2]))
             return EVENTS
         """, tf="differs"),
+    V("fields-on-a-box-list-made-in-the-mapped-function", """
+        import tensorflow as tf
+
+        class Boxes:
+            def __init__(self, corners):
+                self.fields = {"corners": corners}
+
+            def add(self, name, value):
+                self.fields[name] = value
+
+            def get(self, name):
+                return self.fields[name]
+
+        def scaled(boxes, factor):
+            out = Boxes(boxes.get("corners") * factor)
+            out.add("area", tf.reduce_prod(out.get("corners"), axis=-1))
+            return out
+
+        def parse(corners):
+            boxes = Boxes(corners)
+            boxes.add("ids", tf.range(tf.shape(corners)[0]))
+            return scaled(boxes, 2.0).get("area")
+
+        def main():
+            data = tf.data.Dataset.from_tensor_slices(tf.reshape(tf.range(24.0), [3, 2, 4])).map(parse)
+            return [t for t in data]
+        """, tf="same", real=True, note="object-detection pipelines: helper objects live and die in one trace"),
+    V("copy-fields-helper-onto-a-new-object", """
+        import tensorflow as tf
+
+        class Record:
+            def __init__(self, value):
+                self.extra = {}
+                self.value = value
+
+            def put(self, key, tensor):
+                self.extra[key] = tensor
+
+        def copy_extra(dst, src):
+            for key, tensor in src.extra.items():
+                dst.put(key, tensor)
+
+        @tf.function
+        def rescale(x):
+            src = Record(x)
+            src.put("norm", tf.norm(x))
+            dst = Record(x * 2.0)
+            copy_extra(dst, src)
+            return dst.value + dst.extra["norm"]
+
+        def main():
+            return [rescale(tf.ones([3]) * i) for i in range(3)]
+        """, tf="same", real=True),
+    V("module-level-box-list-filled-in-the-trace", """
+        import tensorflow as tf
+
+        class Boxes:
+            def __init__(self):
+                self.fields = {}
+
+            def add(self, name, value):
+                self.fields[name] = value
+
+        LAST = Boxes()
+
+        @tf.function
+        def parse(corners):
+            LAST.add("corners", corners)
+            return corners * 2.0
+
+        def main():
+            for i in range(3):
+                parse(tf.ones([2]) * i)
+            return LAST.fields["corners"]
+        """, tf="differs", note="the object outlives the trace: it keeps the trace's symbolic tensor"),
+    V("object-passed-in-from-outside-the-trace", """
+        import tensorflow as tf
+
+        class Tally:
+            def __init__(self):
+                self.seen = []
+
+            def add(self, value):
+                self.seen.append(value)
+
+        def record(tally, x):
+            tally.add(1)
+            return x
+
+        @tf.function
+        def step(tally, x):
+            return record(tally, x) * 2.0
+
+        def main():
+            tally = Tally()
+            for _ in range(3):
+                step(tally, tf.ones([2]))
+            return len(tally.seen)
+        """, tf="differs"),
 ]
