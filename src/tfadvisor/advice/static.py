@@ -458,6 +458,14 @@ def _decorated_hazards(case: Case) -> Decision | None:
         return Decision(Verdict.UNDECORATE, found, assumptions=[
             "Keras compiles a layer's call itself; decorated, its weights are built inside the trace and get no "
             "gradients: decorate the train step instead"])
+    if not found and not case.fn.long_loops and any(h.rule == "TF406" and h.speculative for h in case.hazards):
+        # a decorated Keras call of a class made in another file: whether its weights are built in
+        # this trace depends on how that file first calls it; taking the decorator off is safe
+        # either way (Keras traces call itself), keeping it is not (benchmarks/corpus: layers.py)
+        return Decision(Verdict.UNDECORATE, ["TF406"], confidence="speculative", assumptions=[
+            "Keras compiles a layer's call itself; decorated, its weights are built inside this trace and get "
+            "no gradients unless the program first calls it eagerly, which another file decides: undecorating "
+            "is safe either way"])
     return Decision(Verdict.FIX_FIRST, found) if found else None
 
 

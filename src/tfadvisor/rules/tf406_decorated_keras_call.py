@@ -131,11 +131,12 @@ class Linear(tf.keras.layers.Layer):
         # which the code does not say: a note, not a warning. Likewise a class made in another
         # module: whether a program builds it with an eager first call (then every weight gets its
         # gradients) or inside a tape is not in this file.
-        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn)) or not made
+        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
+        unless = "" if made else " unless the program first calls it eagerly (another file decides)"
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
-                                  f"are built inside this trace, and a custom training loop then gets no gradients "
-                                  f"for them (Keras traces call itself in fit/predict); decorate the train step instead",
-                       speculative=loop)
+                                  f"are built inside this trace{unless}, and a custom training loop then gets no "
+                                  f"gradients for them (Keras traces call itself in fit/predict); decorate the train "
+                                  f"step instead", speculative=loop or not made)
 
 
 _TRAINING = frozenset({"GradientTape", "gradient", "apply_gradients", "minimize", "fit", "train_on_batch"})
