@@ -214,7 +214,7 @@ def _role(case: Case) -> Decision | None:
             "decorate the train step that calls the model"])
     if case.linked.recursive:
         return Decision(Verdict.LEAVE_EAGER, ["TF404"])
-    if fn.name.startswith("__") and fn.name != "__call__":
+    if fn.name.startswith("__") and fn.name.endswith("__") and fn.name != "__call__":  # not ``__train_step``
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name} is not a computation entry point"])
     if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
         return Decision(Verdict.LEAVE_EAGER, ["TF206"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-Handed = Literal["graph", "eager", "needs-graph"]
+Handed = Literal["graph", "eager", "needs-graph", "caller"]
 
 # Functions whose callable arguments TensorFlow traces into a graph (AutoGraph converts them).
 TRACING_FUNCTIONS = frozenset({
@@ -29,6 +29,9 @@ TRACING_DATASET_METHODS = frozenset({
     "parallel_interleave", "map_and_batch",
 })
 # Methods of a distribution strategy (or replica context) that trace the function handed to them.
+# Strategy methods run the function they are handed where they are called: traced inside a
+# tf.function, eagerly from eager code ("Using MirroredStrategy eagerly has significant overhead";
+# checked under TensorFlow 2.21): a call edge, not a hand-off to a tracer.
 TRACING_STRATEGY_METHODS = frozenset({"run", "experimental_run_v2", "experimental_run", "merge_call",
                                       "call_for_each_replica"})
 # Methods of a tf.CriticalSection that trace the function handed to them.
@@ -127,7 +130,7 @@ def handed_kind(name: str | None, method: str | None, receiver: str, dataset: bo
     if method in TRACING_DATASET_METHODS and (dataset or _dataset_name(low)):
         return "graph"
     if method in TRACING_STRATEGY_METHODS and ("strategy" in low or "replica" in low or "distribute" in low):
-        return "graph"
+        return "caller"
     if method in TRACING_CRITICAL_SECTION_METHODS and "critical" in low:
         return "graph"
     if method in NEEDS_GRAPH_METHODS and "coordinator" in low:

@@ -398,6 +398,11 @@ class Project:
                     linked.eager_reason = f"run by tf.py_function/numpy_function ({place}): eager by construction"
                 elif kind == "needs-graph":
                     linked.needs_graph.append(f"handed to ClusterCoordinator.schedule ({place}), which takes only tf.functions")
+                elif kind == "caller" and where and where in local:  # ``strategy.run(step, args=...)``
+                    caller = local[where]
+                    site = CallSite(callee=name, line=line, col=0)
+                    self.functions[caller.id].callees.append((site, target))
+                    linked.callers.append((caller, site))
             for name, where, line in mod.exports:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:
