@@ -178,12 +178,14 @@ def _build_stale_attributes(ctx: ScopeContext) -> dict[str, dict[str, str]]:
         name = getattr(node, "name", "<module>")
         for stmt in scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            # ``idxes, self.is_weight = self.sample(n)``: each element of an unpacking is set too
+            targets = [e for t in targets for e in (t.elts if isinstance(t, ast.Tuple | ast.List) else [t])]
             for target in targets:
                 if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
                     continue
                 on_self = target.value.id == "self"
                 if on_self and cls is not None and name == "__init__" and isinstance(stmt, ast.Assign | ast.AnnAssign):
-                    if _python_constant(stmt.value):
+                    if _python_constant(stmt.value) or _numpy_value(ctx, stmt.value):
                         plain.setdefault(cls, set()).add(target.attr)
                 elif on_self and cls is not None and name not in _CONSTRUCTION:
                     mutated_in.setdefault(cls, {}).setdefault(target.attr, f"{name}()")
@@ -204,6 +206,12 @@ def _all_scopes(root):
         scope = stack.pop()
         yield scope
         stack.extend(scope.children)
+
+
+def _numpy_value(ctx: ScopeContext, value: ast.AST | None) -> bool:
+    """``np.ones(n)``, ``np.power(size, -beta)``: a NumPy value, which graph code also freezes
+    (a loss handed to Keras's compile that reads ``self.is_weight``: checked under TensorFlow 2.21)."""
+    return isinstance(value, ast.Call) and (ctx.resolve(value.func) or "").startswith("numpy.")
 
 
 def _python_constant(value: ast.AST | None) -> bool:

@@ -184,4 +184,43 @@ VARIANTS = [
                 out.append(s.logits(tf.ones([2])))
             return out
         """, tf="differs", real=True),
+    V("numpy-weights-read-by-a-loss-handed-to-compile", """
+        import numpy as np
+        import tensorflow as tf
+
+        class Agent:
+            def __init__(self):
+                self.model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, kernel_initializer="ones")])
+                self.model.compile(optimizer="sgd", loss=self.weighted_loss)
+                self.weights = np.ones((8, 1), np.float32)
+
+            def weighted_loss(self, target, predicted):
+                return tf.reduce_mean(self.weights * tf.square(target - predicted))
+
+            def evaluate(self, x, y, weights):
+                self.weights = weights
+                return self.model.test_on_batch(x, y)
+
+        def main():
+            agent = Agent()
+            x, y = np.ones((8, 3), np.float32), np.zeros((8, 2), np.float32)
+            return [agent.evaluate(x, y, np.full((8, 1), w, np.float32)) for w in (1.0, 0.0, 2.0)]
+        """, tf="differs", real=True, note="prioritised replay: importance weights set per sample, frozen in Keras's trace"),
+    V("numpy-weights-passed-as-sample-weight", """
+        import numpy as np
+        import tensorflow as tf
+
+        class Agent:
+            def __init__(self):
+                self.model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, kernel_initializer="ones")])
+                self.model.compile(optimizer="sgd", loss="mse")
+
+            def evaluate(self, x, y, weights):
+                return self.model.test_on_batch(x, y, sample_weight=weights)
+
+        def main():
+            agent = Agent()
+            x, y = np.ones((8, 3), np.float32), np.zeros((8, 2), np.float32)
+            return [agent.evaluate(x, y, np.full((8,), w, np.float32)) for w in (1.0, 0.0, 2.0)]
+        """, tf="same", real=True, note="the fix: the weights go in as data"),
 ]
