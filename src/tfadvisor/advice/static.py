@@ -202,6 +202,10 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
     if fn.is_generator:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
+    if fn.periodic:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "does its work only every n-th call (under `if step % n == 0:`): a reporter called per batch, "
+            "not a step"])
     if case.linked.framework is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name}() is called by the framework its class extends"])
     if (fn.class_qualname and not case.project.trains[fn.id]

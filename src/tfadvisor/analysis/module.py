@@ -270,6 +270,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.batch_loops = _batch_loops(ctx)
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
+    fn.periodic = _periodic(ctx, params)
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
     for node, what, deps in state.stored_tensors(ctx):
         if deps:  # a tensor if these parameters are: the project pass decides
@@ -645,6 +646,21 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     # like ``for _ in range(k_disc):``) that the call is not in
     nested = [stmt for stmt in inner.body if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))]
     return any(not _few(ctx, loop) and not any(m is call for m in ast.walk(loop)) for loop in nested)
+
+
+def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:
+    """Every call of the function sits under a test like ``if step % freq == 0:`` on a parameter."""
+    calls = ctx.scope.nodes(ast.Call)
+    if not calls:
+        return False
+
+    def gated(call: ast.Call) -> bool:
+        return any(isinstance(n, ast.If) and any(
+            isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
+            and any(isinstance(v, ast.Name) and v.id in params for v in ast.walk(m.left))
+            for m in ast.walk(n.test)) for n in ctx.enclosing(call))
+
+    return all(gated(c) for c in calls)
 
 
 def _few(ctx: ScopeContext, loop: ast.AST) -> bool:

@@ -107,6 +107,9 @@ class FunctionSummary:
     # tf.function the loop would run once, while tracing, baking in the batches seen then.
     batch_loops: list[tuple[Value, bool, tuple[str, ...]]] = field(default_factory=list)
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
+    # Every call it makes is under ``if step % n == 0:`` on a parameter: it works every n-th call
+    # (a reporter called per batch: ``train_display_save_at(model, batch, step)``)
+    periodic: bool = False
     variables: Literal["none", "guarded", "unguarded"] = "none"
     side_effects: list[tuple[int, int, str]] = field(default_factory=list)
     # Parameters stored where they outlive the call (``rec.last = y``): a side effect if they are tensors.

@@ -169,4 +169,21 @@ VARIANTS = [
             opt = tf.keras.optimizers.SGD(0.01)
             return [float(t.step(tf.ones([4, 3]), tf.zeros([4, 1]), opt)) >= 0.0 for _ in range(2)]
         """, tf="same", real=True),
+    V("built-by-an-eager-call-at-the-top-of-the-file", """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+
+        critic = Critic()
+        critic(tf.ones([4, 3]))
+        """ + _LOOP.format(model="critic"), tf="same", real=True,
+      note="GAN scripts: weights built by an eager first call before training"),
 ]
