@@ -948,30 +948,3 @@ def test_a_helper_that_works_every_nth_call_is_a_reporter_not_a_step() -> None:
         """)
     assert fns["show"].verdict is Verdict.LEAVE_EAGER
     assert not [f for f in report.findings if f.severity.value in ("error", "warning")]
-
-
-def test_a_decorated_call_built_by_an_eager_call_at_the_top_of_the_file_is_left_alone() -> None:
-    """``d = Critic(); d(tf.ones([1, 4]))`` before training builds every weight outside any trace
-    (heldout7's GAN scripts): TF406's warning does not apply there."""
-    _, report = single("""
-        import tensorflow as tf
-
-        class Critic(tf.keras.Model):
-            def __init__(self):
-                super().__init__()
-                self.hidden = tf.keras.layers.Dense(8)
-                self.out = tf.keras.layers.Dense(1)
-
-            @tf.function
-            def call(self, x):
-                return self.out(self.hidden(x))
-
-        d = Critic()
-        d(tf.ones([1, 4]))
-        optimizer = tf.keras.optimizers.Adam()
-        for x in tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8):
-            with tf.GradientTape() as tape:
-                loss = tf.reduce_mean(d(x))
-            optimizer.apply_gradients(zip(tape.gradient(loss, d.trainable_variables), d.trainable_variables))
-        """)
-    assert not [f for f in report.findings if f.rule == "TF406"]

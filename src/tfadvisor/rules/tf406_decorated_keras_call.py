@@ -158,18 +158,7 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
         building = building or (name == "build" and bool(node.args) and isinstance(func, ast.Attribute)
                                 and isinstance(func.value, ast.Name) and func.value.id != "self")
         training = training or name in _TRAINING
-    return made, made and (building or not training or _called_at_top_level(root, cls))
-
-
-def _called_at_top_level(root: ast.AST, cls: str) -> bool:
-    """``d = Discriminator(); d(tf.ones([1, 64]))`` in the module's own statements (not under a
-    tape): an eager first call that builds the weights before any training step traces."""
-    made = {t.id for stmt in getattr(root, "body", []) if isinstance(stmt, ast.Assign)
-            and isinstance(stmt.value, ast.Call) and getattr(stmt.value.func, "id", getattr(stmt.value.func, "attr", "")) == cls
-            for t in stmt.targets if isinstance(t, ast.Name)}
-    return bool(made) and any(isinstance(stmt, ast.Assign | ast.Expr) and isinstance(stmt.value, ast.Call)
-                              and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in made
-                              for stmt in getattr(root, "body", []))
+    return made, made and (building or not training)
 
 
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef) -> bool:

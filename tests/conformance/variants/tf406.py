@@ -184,6 +184,7 @@ VARIANTS = [
 
         critic = Critic()
         critic(tf.ones([4, 3]))
-        """ + _LOOP.format(model="critic"), tf="same", real=True,
-      note="GAN scripts: weights built by an eager first call before training"),
+        """ + _LOOP.format(model="critic"), tf="raises", real=True,
+      note="an eager first call does not save it when the training batches have its shape: the call's "
+           "first trace made the weights, and the tape reuses that trace"),
 ]
