@@ -251,10 +251,14 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     # Findings: graph-scope hits in graph code (tf.functions, what they call, what is traced
     # without a decorator) and in fix-first functions; never in test code nor TF1 code, nor in
     # code that only a test traces (a test's tf.function is no evidence of how the code is used).
-    roots = [*(fid for fid, root in project.graph_roots.items()
-               if fid == root and not project.is_test(project.functions[fid].fn)),
-             *(fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST)]
-    graph = project.graph_code(roots)
+    traced = [fid for fid, root in project.graph_roots.items()
+              if fid == root and not project.is_test(project.functions[fid].fn)]
+    fix_first = [fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST]
+    graph = project.graph_code([*traced, *fix_first])
+    # Code that would be graph code only once a guessed fix-first step is decorated (its
+    # `@tf.function` commented out, its callers' arguments unseen): what would break there is said,
+    # but as a guess, not as what TensorFlow does to the program today.
+    sure = project.graph_code([*traced, *(f for f in fix_first if decisions[f].confidence != "speculative")])
     findings: list[Finding] = []
     for fid, kept in found.real_hits.items():
         linked = project.functions[fid]
@@ -267,7 +271,8 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
                 continue
             if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
-            findings.append(_finding(rule_cls, hit, linked, spec))
+            guessed = rule_cls.scope in ("graph", "project") and fid in graph and fid not in sure
+            findings.append(_finding(rule_cls, hit, linked, spec or guessed))
     for mod, hit in found.module_hits:
         if not is_test_path(mod.path) and mod.path not in project.tf1:
             findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))

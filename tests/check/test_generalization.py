@@ -948,3 +948,52 @@ def test_a_helper_that_works_every_nth_call_is_a_reporter_not_a_step() -> None:
         """)
     assert fns["show"].verdict is Verdict.LEAVE_EAGER
     assert not [f for f in report.findings if f.severity.value in ("error", "warning")]
+
+
+def test_code_under_if_0_is_never_a_finding() -> None:
+    """``if 0:`` debug blocks in a loss (heldout7's detection code): AutoGraph leaves a constant
+    test as a plain ``if``, so the ``.numpy()`` there never runs, traced or not."""
+    _, report = single("""
+        import tensorflow as tf
+
+        @tf.function
+        def loss(pred, target):
+            diff = tf.reduce_mean(tf.square(pred - target))
+            if 0:
+                print("debug", diff.numpy())
+            return diff
+
+        for _ in range(10):
+            loss(tf.ones([4]), tf.zeros([4]))
+        """)
+    assert not [f for f in report.findings if f.rule in ("TF206", "TF201")]
+
+
+def test_findings_under_a_guessed_fix_first_step_are_notes() -> None:
+    """A hot step whose ``# @tf.function`` is commented out is fix-first as a guess; what would
+    break in its callees is said at info level, since TensorFlow does not trace them today."""
+    _, report = single("""
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        optimizer = tf.keras.optimizers.Adam()
+
+        def distances(pred):
+            return float(pred.numpy().max())
+
+        # @tf.function
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                pred = model(x)
+                loss = tf.reduce_mean(pred ** 2) + distances(pred)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        for x in tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8):
+            train_step(x)
+        """)
+    fns = {fn.qualname: fn for fn in report.functions}
+    assert fns["train_step"].verdict is Verdict.FIX_FIRST and fns["train_step"].confidence == "speculative"
+    in_callee = [f for f in report.findings if f.line < 9]
+    assert in_callee and all(f.severity.value == "info" for f in in_callee)

@@ -97,7 +97,23 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         for rule in local_rules:
             fn.hits.extend(rule.check(ctx))  # type: ignore[attr-defined]
         summary.functions.append(fn)
+    dead = _dead_lines(tree)
+    if dead:  # ``if 0:`` debug blocks never run, traced or not: nothing there is a finding
+        for fn in summary.functions:
+            fn.hits = [h for h in fn.hits if h.line not in dead]
+        summary.module_hits = [h for h in summary.module_hits if h.line not in dead]
     return summary
+
+
+def _dead_lines(tree: ast.Module) -> set[int]:
+    """Lines of ``if 0:`` / ``if False:`` bodies (and ``else:`` of ``if True:``): AutoGraph leaves
+    a Python constant test as a plain ``if``, so that code never runs (checked under TensorFlow 2.21)."""
+    dead: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Constant):
+            for stmt in (node.orelse if node.test.value else node.body):
+                dead.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return dead
 
 
 _OTHER_FRAMEWORKS = ("torch", "jax", "flax", "mxnet", "paddle")
