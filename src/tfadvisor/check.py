@@ -118,14 +118,24 @@ def _rule_classes(codes: tuple[str, ...]) -> list[type[Rule]]:
 
 def _analyze_chunk(args: tuple[list[str], tuple[str, ...], dict[str, str]]) -> list[tuple[FileStatus, ModuleSummary | None]]:
     paths, codes, names = args
+    gc.freeze()  # a worker's modules and rules: never garbage, never rescanned
+    out = _analyze_each(paths, codes, names)
+    gc.collect()
+    return out
+
+
+def _analyze_each(paths: Sequence[str], codes: tuple[str, ...], names: dict[str, str],
+                  progress: Progress | None = None) -> list[tuple[FileStatus, ModuleSummary | None]]:
+    """The per-file pass over ``paths`` in this process, the cyclic collector run once per 16 files
+    instead of many times per file (see ``_collector_paused``)."""
     out = []
-    gc.freeze()  # the worker's modules and rules: never garbage, never rescanned
-    with _collector_paused():  # one collection per 16 files instead of many (see _collector_paused)
+    with _collector_paused():
         for index, path in enumerate(paths, 1):
             out.append(analyze_file(path, codes, names.get(path)))
             if index % 16 == 0:
                 gc.collect()
-    gc.collect()
+            if progress:
+                progress(index, len(paths))
     return out
 
 
@@ -135,12 +145,7 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
     jobs = jobs or os.cpu_count() or 1
     names = module_names(paths)
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
-        out = []
-        for index, path in enumerate(paths, 1):
-            out.append(analyze_file(path, codes, names.get(path)))
-            if progress:
-                progress(index, len(paths))
-        return out
+        return _analyze_each(paths, codes, names, progress)
     chunk = max(4, min(64, len(paths) // (jobs * 8) or 1))
     chunks = [list(paths[i:i + chunk]) for i in range(0, len(paths), chunk)]
     done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]] = {}
@@ -151,11 +156,12 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
     # A worker killed (OOM killer, a signal) breaks the whole pool. A second pool redoes what was
     # lost; if that breaks too, the rest goes one chunk per process, so that only the chunk that
     # keeps killing its worker is reported as lost.
-    for _ in range(2):
-        if pending():
-            _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths), names)
-    for i in pending():
-        _run_chunks(chunks, [i], codes, 1, done, progress, len(paths), names)
+    with _collector_paused():  # the summaries arriving from the workers: no cycles to find there
+        for _ in range(2):
+            if pending():
+                _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths), names)
+        for i in pending():
+            _run_chunks(chunks, [i], codes, 1, done, progress, len(paths), names)
     for i in range(len(chunks)):
         if i not in done:
             done[i] = [(FileStatus(display_path(p), "error", WORKER_DIED), None) for p in chunks[i]]
@@ -201,8 +207,7 @@ def check_paths(paths: Iterable[str], *, config: Config | None = None, jobs: int
     files = list(discover(paths, exclude=config.excludes()))
     rules = selected(config.select, config.ignore)
     codes = tuple(r.code for r in rules)
-    with _collector_paused():  # the summaries arriving from the workers: no cycles to find there
-        results = analyze_files(files, codes, jobs=jobs, progress=progress)
+    results = analyze_files(files, codes, jobs=jobs, progress=progress)
     return build_report([s for _, s in results], [f for f, _ in results], rules, config)
 
 

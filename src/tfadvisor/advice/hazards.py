@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tfadvisor.analysis import escape
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import FunctionSummary, Hit, ModuleSummary
 from tfadvisor.rules.base import Rule
@@ -67,10 +66,9 @@ def _real_hits(project: Project, fid: str, linked: Linked, by_code: dict[str, ty
     """The function's hits that stand (with whether each is speculative); a hit about a callee
     goes to that tf.function's ``about`` set."""
     kept = []
-    local = project.escapes.trace_local.get(fid)
     for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]:
         spec = speculative(h, linked)
-        if spec is None or (local and h.rule == "TF202" and escape.root_of(linked.fn, escape.changed(h.message)) in local):
+        if spec is None or (h.rule == "TF202" and project.escapes.only_trace_local(fid, h.line, h.col)):
             continue  # a change to an object the trace made (analysis/escape.py)
         if h.callee is not None:
             target = decorated_callee(project, linked.fn, linked.fn.module, h)

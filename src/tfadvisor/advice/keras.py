@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tfadvisor.advice import policy
 from tfadvisor.model import Finding, FixInfo, Severity, Verdict
 from tfadvisor.model_keras import CallSite, KerasTraining, KerasTrial
 from tfadvisor.rules import get_rule
@@ -35,7 +36,7 @@ OPTION_GAIN = 1.1  # an option (or pipeline edit) must make the step this much f
 # and input shape (train, test, predict; a last partial batch is another shape), for seconds each
 # on CPU, and its kernels can be slower (convolutions). The benchmark's time-series program lost
 # its whole per-step gain to those compiles (docs/decisions/0017-keras-fit.md).
-XLA_GAIN = 1.3
+XLA_GAIN = policy.OPTION_GAIN
 MIN_SPEEDUP = 1.1  # the advice as a whole, per step on the program's own data
 SPE_MAX_STEP_S = 0.05  # steps_per_execution only pays where a step is this short (per-step overhead is ~1 ms)
 SPE_VALUES = (32, 128)  # steps_per_execution tried (per-step overhead and callbacks, amortised)

@@ -48,11 +48,6 @@ def root_of(fn: FunctionSummary, what: str) -> str:
     return "outer"
 
 
-def changed(message: str) -> str:
-    """The side-effect fact a TF202 message starts with (rules/tf202_python_state_mutation.py)."""
-    return message.split(" in graph code", 1)[0]
-
-
 def is_mutation(what: str) -> bool:
     """A change of Python state (not I/O, not a print): sets, writes, or a mutating method call."""
     return what.startswith(("sets ", "writes ")) or what.endswith("()")
@@ -120,6 +115,16 @@ class Escape:
                 and self.project.class_named(caller.fn.module, source[1]) is not None):
             return None  # a local made from one of the project's classes in this call
         return "outer"
+
+    def only_trace_local(self, fid: str, line: int, col: int) -> bool:
+        """Whether the function's own change of state at ``line:col`` (a TF202 hit: the same node
+        as its side-effect fact, analysis/state.py) touches only objects the trace made."""
+        local = self.trace_local.get(fid)
+        if not local:
+            return False
+        fn = self.project.functions[fid].fn
+        return any(root_of(fn, what) in local for at_line, at_col, what in fn.side_effects
+                   if (at_line, at_col) == (line, col) and is_mutation(what))
 
     @cached_property
     def trace_local(self) -> dict[str, frozenset[str]]:

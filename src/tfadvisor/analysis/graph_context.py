@@ -160,10 +160,6 @@ def is_keras_class(bases: list[str]) -> bool:
     return any(b.startswith(("keras.", "tf_keras.")) for b in bases)
 
 
-def is_session(name: str | None) -> bool:
-    return bool(name) and name.endswith(("Session", "InteractiveSession"))  # type: ignore[union-attr]
-
-
 def tf1_marker(name: str | None) -> bool:
     return bool(name) and name.startswith(TF1_MARKERS)  # type: ignore[union-attr]
 

@@ -11,7 +11,7 @@ import ast
 import builtins
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 
 from tfadvisor.analysis import references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
@@ -655,8 +655,7 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
         return False
     inner = loops[-1]
     after = chain[chain.index(inner) + 1:]
-    if any(isinstance(n, ast.If) and any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
-                                         for m in ast.walk(n.test)) for n in after):
+    if any(isinstance(n, ast.If) and _periodic_test(n.test) for n in after):
         return True
     # the loop over batches: a loop of the body itself (not one under an ``if``, nor a few repeats
     # like ``for _ in range(k_disc):``) that the call is not in
@@ -670,13 +669,15 @@ def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:
     if not calls:
         return False
 
-    def gated(call: ast.Call) -> bool:
-        return any(isinstance(n, ast.If) and any(
-            isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
-            and any(isinstance(v, ast.Name) and v.id in params for v in ast.walk(m.left))
-            for m in ast.walk(n.test)) for n in ctx.enclosing(call))
+    return all(any(isinstance(n, ast.If) and _periodic_test(n.test, params) for n in ctx.enclosing(c))
+               for c in calls)
 
-    return all(gated(c) for c in calls)
+
+def _periodic_test(test: ast.AST, on: Container[str] | None = None) -> bool:
+    """A test like ``step % 100 == 0`` (with ``on``: the counted value is one of these names)."""
+    return any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
+               and (on is None or any(isinstance(v, ast.Name) and v.id in on for v in ast.walk(m.left)))
+               for m in ast.walk(test))
 
 
 def _few(ctx: ScopeContext, loop: ast.AST) -> bool:

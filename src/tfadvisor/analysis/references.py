@@ -56,18 +56,22 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             for kw in call.keywords:
                 if kw.arg == "signatures":
                     out.exports.extend((ref, call.lineno) for ref in _refs_in(ctx, kw.value))
-        if out.tf1 is None and graph_context.tf1_marker(name) and (
-                not graph_context.is_session(name) or _runs_a_session(ctx)):
-            # ``InteractiveSession(config=config)`` alone is TF2 scripts' GPU-memory boilerplate:
-            # a session is TF1 code where something is run in it
+        if out.tf1 is None and _tf1_here(ctx, name):
             out.tf1 = (call.lineno, call.col_offset, name or "")
     if out.tf1 is None:
         for node in ctx.scope.nodes(ast.Attribute):
             name = ctx.resolve(node)
-            if graph_context.tf1_marker(name) and (not graph_context.is_session(name) or _runs_a_session(ctx)):
+            if _tf1_here(ctx, name):
                 out.tf1 = (node.lineno, node.col_offset, name or "")
                 break
     return out
+
+
+def _tf1_here(ctx: ScopeContext, name: str | None) -> bool:
+    """A TF1 API used in this scope. A session counts only where something is run in it
+    (``sess.run(...)``): ``InteractiveSession(config=config)`` alone is TF2 scripts' GPU-memory
+    boilerplate."""
+    return graph_context.tf1_marker(name) and (not (name or "").endswith("Session") or _runs_a_session(ctx))
 
 
 def _runs_a_session(ctx: ScopeContext) -> bool:
