@@ -57,7 +57,7 @@ def run_check(corpus: str, reports: str | None, split: str = "all") -> dict[str,
     """repo name -> check's JSON report, run from the repository's root (paths relative to it).
 
     ``split``: "tuning" (the repositories the rules were tuned on), "fresh*" (added after, never
-    looked at while tuning), "tune4", "heldout4" ... "heldout7", or "all" (every split but the held-out ones,
+    looked at while tuning), "tune4", "heldout4", "heldout5" ... (every split repos.toml names), or "all" (every split but the held-out ones,
     which are only ever scored on their own: judged blind, never looked at while changing the tool)."""
     from tfadvisor.check import check_paths
 
@@ -248,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=DEFAULT_OUT)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--split", choices=("tuning", "fresh", "fresh2", "fresh3", "tune4", "heldout4", "heldout5", "heldout6", "heldout7", "all"), default="all",
+    splits = sorted({repo.get("split", "tuning") for repo in load_repos()})
+    parser.add_argument("--split", choices=(*splits, "all"), default="all",
                         help="which repositories: tuned on, added after tuning, or all")
     parser.add_argument("--reports", help="cache check's JSON reports here (reused when present)")
     parser.add_argument("--judgments", default=JUDGMENTS)
