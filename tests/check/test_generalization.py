@@ -997,3 +997,31 @@ def test_findings_under_a_guessed_fix_first_step_are_notes() -> None:
     assert fns["train_step"].verdict is Verdict.FIX_FIRST and fns["train_step"].confidence == "speculative"
     in_callee = [f for f in report.findings if f.line < 9]
     assert in_callee and all(f.severity.value == "info" for f in in_callee)
+
+
+def test_values_read_back_with_numpy_are_arrays_traced_like_tensors() -> None:
+    """``features['label'].numpy()`` is a NumPy array whatever ``features`` is; passed to a
+    tf.function it is traced once per shape like a tensor (TensorFlow 2.21: three calls with new
+    arrays of one shape, one trace), so it does not hold ``decorate`` back as unknown."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        optimizer = tf.keras.optimizers.Adam()
+        loss_object = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+        def split(features):
+            return tf.cast(features["image"], tf.float32), features["label"].numpy()
+
+        def train_step(images, labels):
+            with tf.GradientTape() as tape:
+                loss = loss_object(labels, model(images))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+        def main(dataset):
+            for features in dataset:
+                images, labels = split(features)
+                train_step(images, labels)
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE

@@ -341,6 +341,8 @@ class Evaluator:
                 return "tensor"
             if method in _MODEL_NUMPY_METHODS:
                 return "numpy"
+        if method == "numpy" and receiver in ("tensor", "unknown"):
+            return "numpy"  # ``batch["label"].numpy()``: only tensors (and variables) have it, in practice
         if receiver == "tensor" and method not in tfapi.EAGER_ONLY_METHODS and method not in ("get_shape", "as_list"):
             return "tensor"
         if receiver == "numpy" and method in ("astype", "reshape", "copy", "transpose", "squeeze"):
