@@ -1025,3 +1025,54 @@ def test_values_read_back_with_numpy_are_arrays_traced_like_tensors() -> None:
                 train_step(images, labels)
         """)
     assert fns["train_step"].verdict is Verdict.DECORATE
+
+
+def test_a_training_step_fed_values_nobody_can_follow_is_decorated_as_a_guess(tmp_path: Path) -> None:
+    """Batches made by a helper the analysis cannot follow (a label maker of another module): the
+    step computes gradients and runs per batch, so it is most likely fed tensors. Judges asked for a
+    change on every such step on the development splits: decorate, said as a guess. A helper that
+    takes a function to call (``flatgrad(loss_fn, ...)``) is not given that benefit of the doubt:
+    a new closure per call would retrace it."""
+    fns = project(tmp_path, {
+        "labels.py": """\
+            class Labeler:
+                def make(self, batch):
+                    return batch.images, batch.labels
+            """,
+        "train.py": """\
+            import tensorflow as tf
+            from labels import Labeler
+
+            model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+            optimizer = tf.keras.optimizers.Adam()
+
+            def train_step(images, labels):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((model(images) - labels) ** 2)
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+            def flat_grad(loss_fn, variables):
+                with tf.GradientTape() as tape:
+                    loss = loss_fn()
+                grads = tape.gradient(loss, variables)
+                return tf.concat([tf.reshape(g, [-1]) for g in grads], axis=0)
+
+            def pair_step(pair):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((model(pair[0]) - pair[1]) ** 2)
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+            def main(batches):
+                for batch in batches:
+                    images, labels = Labeler().make(batch)
+                    train_step(images, labels)
+                    pair_step([images, labels])
+                    flat_grad(lambda: tf.reduce_sum(model(images)), model.trainable_variables)
+            """})
+    step = fns["train_step"]
+    assert step.verdict is Verdict.DECORATE and step.confidence == "speculative"
+    assert any(a.startswith("assumed: its callers pass tensors") for a in step.assumptions)
+    assert fns["pair_step"].verdict is Verdict.DECORATE  # a list written in the call: one structure
+    assert fns["flat_grad"].verdict is Verdict.LEAVE_EAGER

@@ -253,6 +253,7 @@ def _entry_point(case: Case) -> Decision | None:
     unknown: list[str] = []
     fresh: list[str] = []
     python: list[str] = []
+    listed: list[str] = []  # lists that may hold Python numbers (not ``[images, masks]`` written in the call)
     for caller, site in eager_sites:
         if site.on_instance and "self" in site.fresh:
             fresh.append("self")
@@ -265,6 +266,8 @@ def _entry_point(case: Case) -> Decision | None:
                 # per value; its contents are not known here
                 if key in site.varying:
                     unknown.append(pname)
+                    if rich == "container" or "primitive" in rich:
+                        listed.append(pname)
                 continue
             kind = values.to_kind(rich)
             declared = linked.params.get(pname)
@@ -292,7 +295,7 @@ def _entry_point(case: Case) -> Decision | None:
             return Decision(Verdict.FIX_FIRST, found, confidence="speculative", assumptions=[
                 f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))}; whatever that is, the "
                 f"findings would break or change it under tf.function: fix them first, then {MEASURE}"])
-        return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+        return (None if listed else _assume_tensors(case, unknown)) or Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
     known_tensor = [n for n, p in linked.params.items()
@@ -300,11 +303,34 @@ def _entry_point(case: Case) -> Decision | None:
     if not known_tensor:
         unsure = [n for n, p in linked.params.items() if (p.kind == "unknown" and p.rich == "unknown") or p.guessed]
         if unsure:
-            return Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
+            return _assume_tensors(case, unsure) or Decision(Verdict.LEAVE_EAGER, confidence="unknown", assumptions=[
                 f"not seen: whether {', '.join(unsure)} are tensors: " + MEASURE])
         # No tensor argument, and the Python ones do not change from call to call (checked above):
         # one trace serves every call (``agent.learn()`` on the agent's own state).
     return None
+
+
+def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
+    """A training step (it computes gradients, is called in a loop, is worth a graph) whose callers
+    pass values the analysis cannot follow: most likely the batch, a tensor. On the development
+    splits judges asked for a change on every such step they judged (decorate or fix-first), and
+    for none of the non-steps; so the advice goes on as if they were tensors, said as a guess."""
+    if not (_computes_a_step(case) and case.project.heavy[case.fn.id]):
+        return None
+    if any(call.callee in unseen for call in case.fn.calls):
+        return None  # ``loss_fn()``: a function passed in (a new closure per call retraces), not data
+    later = _after(case, _entry_point)
+    if later.verdict not in (Verdict.DECORATE, Verdict.FIX_FIRST):
+        return None
+    later.confidence = "speculative"
+    later.assumptions = [*later.assumptions, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(unseen))} "
+                         f"(not seen; a Python number would retrace it once per value): {MEASURE} to confirm"]
+    return later
+
+
+def _after(case: Case, step: Step) -> Decision:
+    """The decision the eager steps after ``step`` reach (the last one always decides)."""
+    return next(d for d in (later(case) for later in EAGER_STEPS[EAGER_STEPS.index(step) + 1:]) if d is not None)
 
 
 def _in_test(project: Project, caller, site) -> bool:
@@ -354,8 +380,7 @@ def _turned_off(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
             f"`@tf.function` is commented out right above it (\"{case.fn.disabled_because[:80]}\"): someone "
             f"turned graph mode off here; {MEASURE} to see whether it works and pays"])
-    later = next(d for d in (step(case) for step in EAGER_STEPS[EAGER_STEPS.index(_turned_off) + 1:])
-                 if d is not None)
+    later = _after(case, _turned_off)
     if later.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST):
         later.confidence = "speculative"
         later.assumptions = [*later.assumptions, "its `@tf.function` is commented out right above it: someone "

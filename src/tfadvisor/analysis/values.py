@@ -169,7 +169,11 @@ def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
 
 def term_at(ctx: ScopeContext, node: ast.AST, call: ast.AST) -> Value:
     """The term of an argument as it reaches ``call``: for a name bound more than once (a notebook
-    that reuses ``lr`` for a picture, then for a batch), the bindings that can reach the call."""
+    that reuses ``lr`` for a picture, then for a batch), the bindings that can reach the call. A list
+    written in the call (``step(model, [images, masks])``) has its structure there: a list of
+    tensors traces once per structure."""
+    if isinstance(node, ast.List) and node.elts and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return ("tuple", tuple(term(ctx, e) for e in node.elts))
     if isinstance(node, ast.Name) and len(ctx.bindings.get(node.id, ())) > 1:
         reaching = _reaching(ctx, ctx.bindings[node.id], call)
         if reaching:
