@@ -1076,3 +1076,35 @@ def test_a_training_step_fed_values_nobody_can_follow_is_decorated_as_a_guess(tm
     assert any(a.startswith("assumed: its callers pass tensors") for a in step.assumptions)
     assert fns["pair_step"].verdict is Verdict.DECORATE  # a list written in the call: one structure
     assert fns["flat_grad"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_control_flow_bodies_run_where_their_caller_runs() -> None:
+    """TensorFlow 2.21 runs a tf.while_loop body called from eager code as a Python loop (its
+    print runs once per iteration): no graph finding there, and the body is never the unit to
+    decorate; under a tf.function the same body is graph code."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        def body(i, total):
+            print("step", i)
+            return i + 1, total + tf.cast(i, tf.float32)
+
+        def accumulate(n):
+            return tf.while_loop(lambda i, t: i < n, body, [tf.constant(0), tf.constant(0.0)])
+
+        def traced_body(i, total):
+            print("step", i)
+            return i + 1, total + tf.cast(i, tf.float32)
+
+        @tf.function
+        def traced(n):
+            return tf.while_loop(lambda i, t: i < n, traced_body, [tf.constant(0), tf.constant(0.0)])
+
+        for _ in range(10):
+            accumulate(tf.constant(3))
+            traced(tf.constant(3))
+        """)
+    lines = {f.line for f in report.findings if f.rule == "TF201"}
+    assert lines == {12}  # traced_body's print, not body's
+    assert fns["body"].verdict is Verdict.LEAVE_EAGER
+    assert any("control flow" in a for a in fns["body"].assumptions)

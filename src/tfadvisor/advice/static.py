@@ -181,6 +181,10 @@ def _already_graph(case: Case) -> Decision | None:
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
+    if linked.control_flow is not None:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"handed to TensorFlow control flow ({linked.control_flow}), which runs it where it is called: "
+            f"eagerly from eager code, traced inside a tf.function; decorate the caller, if anything"])
     if _covered(case.project, linked, case.to_decorate, once_ok=True):
         turned_off = [c.qualname for c, _ in linked.callers if c is not None and c.decorator_disabled]
         if turned_off:
@@ -531,6 +535,12 @@ def _pure_python(case: Case) -> Decision | None:
         return Decision(Verdict.KEEP, confidence="unknown", assumptions=[
             f"no TensorFlow op found, but {case.linked.opaque} call(s) could not be followed "
             f"(methods of objects of unknown class, calls through attributes): " + MEASURE])
+    if case.fn.graph_prints:
+        # ``print("tracing"); tf.print(x)``: the tutorial of what a trace is, or a log written as
+        # graph ops on purpose; undecorated, the Python print would run on every call
+        return Decision(Verdict.KEEP, assumptions=[
+            "no tensor work besides tf.print, which runs on every call as a graph op: graph mode gains "
+            "nothing, and the decorator is harmless"])
     return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op in it or its callees: only Python"])
 
 

@@ -12,15 +12,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-Handed = Literal["graph", "eager", "needs-graph", "caller"]
+Handed = Literal["graph", "eager", "needs-graph", "caller", "control-flow"]
 
 # Functions whose callable arguments TensorFlow traces into a graph (AutoGraph converts them).
 TRACING_FUNCTIONS = frozenset({
+    "tensorflow.vectorized_map", "tensorflow.autograph.to_graph", "tensorflow.xla.experimental.compile",
+    "keras.layers.Lambda",
+})
+# Control flow that runs the functions handed to it where it is called: traced inside a
+# tf.function, run eagerly (a Python loop, a Python branch) from eager code. Checked under
+# TensorFlow 2.21: from eager code a while_loop body's print runs once per iteration, a cond
+# branch's once per call, a map_fn/scan/foldl function's once per element
+# (tests/check/test_generalization.py). A call edge from the caller, not a graph of their own.
+CONTROL_FLOW_FUNCTIONS = frozenset({
     "tensorflow.while_loop", "tensorflow.cond", "tensorflow.case", "tensorflow.switch_case",
     "tensorflow.map_fn", "tensorflow.scan", "tensorflow.foldl", "tensorflow.foldr",
-    "tensorflow.vectorized_map", "tensorflow.autograph.to_graph", "tensorflow.xla.experimental.compile",
     "tensorflow.compat.v1.while_loop", "tensorflow.compat.v1.cond", "tensorflow.compat.v1.map_fn",
-    "keras.layers.Lambda",
 })
 # Methods that trace the function handed to them, by method name: tf.data transformations (the
 # receiver is a Dataset in TensorFlow code; the names are not Python list or dict methods).
@@ -122,6 +129,8 @@ def handed_kind(name: str | None, method: str | None, receiver: str, dataset: bo
     """
     if name in TRACING_FUNCTIONS or (name or "").startswith("tensorflow.raw_ops.While"):
         return "graph"
+    if name in CONTROL_FLOW_FUNCTIONS:
+        return "control-flow"
     if name in EAGER_FUNCTIONS:
         return "eager"
     if method is None:

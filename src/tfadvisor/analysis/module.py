@@ -349,6 +349,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
         if name in _FUNCTIONAL or (name in _MODEL_CLASSES and (len(call.args) >= 2 or any(
                 k.arg in ("inputs", "outputs") for k in call.keywords))):
             fn.functional = True
+        if name == "tensorflow.print":
+            fn.graph_prints += 1
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
             _param_evidence(params, call, "tensor", f"passed to {name}")

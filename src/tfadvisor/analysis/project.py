@@ -48,6 +48,7 @@ class Linked:
     graph_reason: str | None = None  # why it runs as a graph without a decorator of its own
     needs_graph: list[str] = field(default_factory=list)  # why it must stay a tf.function
     eager_reason: str | None = None  # why it runs eagerly even inside a graph (tf.py_function)
+    control_flow: str | None = None  # where it is handed to tf.while_loop, tf.cond, tf.map_fn ...
     framework: str | None = None  # "keras" / "framework": a method such a framework calls for you
     repeated: bool = False  # a call site runs it many times (in a loop, or from such a function)
     opaque: int = 0  # calls whose target the analysis could not see (itself and its callees)
@@ -398,11 +399,14 @@ class Project:
                     linked.eager_reason = f"run by tf.py_function/numpy_function ({place}): eager by construction"
                 elif kind == "needs-graph":
                     linked.needs_graph.append(f"handed to ClusterCoordinator.schedule ({place}), which takes only tf.functions")
-                elif kind == "caller" and where and where in local:  # ``strategy.run(step, args=...)``
+                elif kind in ("caller", "control-flow") and where and where in local:
+                    # ``strategy.run(step, args=...)``, ``tf.while_loop(cond, body, ...)``: run where called
                     caller = local[where]
                     site = CallSite(callee=name, line=line, col=0)
                     self.functions[caller.id].callees.append((site, target))
                     linked.callers.append((caller, site))
+                if kind == "control-flow":
+                    linked.control_flow = linked.control_flow or place
             for name, where, line in mod.exports:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:

@@ -43,6 +43,33 @@ VARIANTS = [
         def main():
             return [train_step(tf.ones([2])) for _ in range(3)]
         """, tf="same", real=True),
+    V("print-in-while-body-called-eagerly", """
+        import tensorflow as tf
+
+        def body(i, total):
+            print("step", int(i))
+            return i + 1, total + tf.cast(i, tf.float32)
+
+        def accumulate(n):
+            return tf.while_loop(lambda i, t: i < n, body, [tf.constant(0), tf.constant(0.0)])
+
+        def main():
+            return [accumulate(tf.constant(3)) for _ in range(2)]
+        """, tf="same", real=True),
+    V("print-in-cond-branch-under-tf-function", """
+        import tensorflow as tf
+
+        def positive(x):
+            print("positive branch", x)
+            return x * 2.0
+
+        @tf.function
+        def step(x):
+            return tf.cond(tf.reduce_sum(x) > 0, lambda: positive(x), lambda: x)
+
+        def main():
+            return [step(tf.ones([2])) for _ in range(3)]
+        """, tf="differs", real=True),
     V("print-in-eager-report", """
         import tensorflow as tf
 

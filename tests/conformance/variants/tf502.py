@@ -24,6 +24,18 @@ VARIANTS = [
         def main():
             return epochs_left(3, 10)
         """, tf="empty", real=True),
+    V("tf-print-demo", """
+        import tensorflow as tf
+
+        @tf.function
+        def show(x):
+            print("tracing")
+            tf.print(x)
+
+        def main():
+            show(tf.constant(1))
+            return show(tf.constant(2))
+        """, tf="differs", real=True),
     V("real-loss", """
         import tensorflow as tf
 
