@@ -76,6 +76,19 @@ def load_reports(folder: str) -> tuple[dict[str, dict], dict[str, list[dict]], d
     return functions, by_function, findings
 
 
+def load_excluded(folders: list[str]) -> tuple[str, ...]:
+    """``repo:path:`` prefixes to leave out: ``EXCLUDED.txt`` in a judgments folder lists files of
+    the split whose content is the same as a file of another split (found after the draw, before
+    any figure was read): code developed on elsewhere is not held out."""
+    out = []
+    for folder in folders:
+        path = os.path.join(folder, "EXCLUDED.txt")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as handle:
+                out += [line.split("\t", 1)[0] + ":" for line in handle if line.strip() and not line.startswith("#")]
+    return tuple(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--judgments", nargs="+", required=True, help="judges' folders")
@@ -97,6 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     recall = load_jsonl(files("recall"))
     claims = load_jsonl(files("findings"))
     negatives = load_jsonl(files("negatives") + files("hard_negatives"))
+    excluded = load_excluded(args.judgments)
+    if excluded:
+        def kept(items: dict) -> dict:
+            return {k: v for k, v in items.items() if not k.startswith(excluded)}
+        functions, by_function, findings = kept(functions), kept(by_function), kept(findings)
+        verdicts, recall, claims, negatives = kept(verdicts), kept(recall), kept(claims), kept(negatives)
+        print(f"left out: {len(excluded)} file(s) with the same content as another split's (EXCLUDED.txt)")
     judged = {**verdicts, **recall}  # a recall case judged in both: the same verdicts
     rows: list[str] = []
 
