@@ -289,7 +289,7 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     # code that only a test traces (a test's tf.function is no evidence of how the code is used).
     traced = [fid for fid, root in project.graph_roots.items()
               if fid == root and not project.is_test(project.functions[fid].fn)]
-    fix_first = [fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST]
+    fix_first = [fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST and d.becomes_graph]
     graph = project.graph_code([*traced, *fix_first])
     # Code that would be graph code only once a guessed fix-first step is decorated (its
     # `@tf.function` commented out, its callers' arguments unseen): what would break there is said,

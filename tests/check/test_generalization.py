@@ -1108,3 +1108,58 @@ def test_control_flow_bodies_run_where_their_caller_runs() -> None:
     assert lines == {12}  # traced_body's print, not body's
     assert fns["body"].verdict is Verdict.LEAVE_EAGER
     assert any("control flow" in a for a in fns["body"].assumptions)
+
+
+def test_a_function_handed_to_a_helper_that_traces_it_stays_a_tf_function() -> None:
+    """``unrolled(for_in_range)`` where ``unrolled`` calls ``f.get_concrete_function()``: the
+    function passed in is used through its tf.function API; undecorated, the program raises
+    AttributeError. Its decorator is kept even though its body is only Python."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        def unrolled(f, *args):
+            graph = f.get_concrete_function(*args).graph
+            return any(node.name == "while" for node in graph.as_graph_def().node)
+
+        @tf.function
+        def for_in_range():
+            x = 0
+            for i in range(5):
+                x += i
+            return x
+
+        print(unrolled(for_in_range))
+        """)
+    assert fns["for_in_range"].verdict is Verdict.KEEP
+    assert not [f for f in report.findings if f.rule == "TF502"]
+
+
+def test_a_loop_that_trains_inline_is_asked_to_make_its_step_a_function() -> None:
+    """The tape and the update written in the loop body: nothing can be decorated until the step is
+    a function (fix-first on the loop, said so; no graph findings in the loop, which stays Python),
+    and the loss it calls there is not decorated alone (judges: leave-eager)."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        generator = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        g_opt = tf.keras.optimizers.Adam()
+
+        def g_loss_fn(noise):
+            fake = discriminator(generator(noise))
+            return tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(tf.ones_like(fake), fake))
+
+        def main(noises):
+            for epoch, noise in enumerate(noises):
+                with tf.GradientTape() as tape:
+                    loss = g_loss_fn(noise)
+                grads = tape.gradient(loss, generator.trainable_variables)
+                g_opt.apply_gradients(zip(grads, generator.trainable_variables))
+                print(epoch, float(loss))
+
+        main([tf.random.normal([8, 4]) for _ in range(100)])
+        """)
+    assert fns["main"].verdict is Verdict.FIX_FIRST
+    assert any("step function" in a for a in fns["main"].assumptions)
+    assert fns["g_loss_fn"].verdict is Verdict.LEAVE_EAGER
+    assert not [f for f in report.findings if f.severity.value in ("error", "warning")]

@@ -42,6 +42,9 @@ class Decision:
     reasons: list[str] = field(default_factory=list)
     confidence: Confidence = "certain"
     assumptions: list[str] = field(default_factory=list)
+    # Whether following the advice makes this function graph code (its hazards then matter). Not
+    # so for a loop asked to move its inline step into a function of its own.
+    becomes_graph: bool = True
 
 
 @dataclass
@@ -354,6 +357,13 @@ def _drives_batches(case: Case) -> Decision | None:
                 for name in callees):
             continue  # no step in the body
         rich = project.values.kind(iterated, fn, fn.module)
+        if trains and not fn.periodic and project.heavy[fn.id]:
+            # The step is written inline (tape, gradients, update in the loop body): nothing to
+            # decorate until it is a function. Judges asked for exactly that (fix-first, or leave it)
+            # on the development splits.
+            return Decision(Verdict.FIX_FIRST, becomes_graph=False, assumptions=[
+                f"its loop over {values.describe(iterated)} computes the training step inline (tape, gradients, "
+                f"update): move that body into a step function and decorate it; the loop stays Python"])
         if rich in ("dataset", "tensor"):
             # AutoGraph would make it a graph loop, but the step inside is the unit to decorate:
             # one graph per step, the loop (logging, checkpoints, early stopping) stays Python
@@ -371,6 +381,23 @@ def _drives_batches(case: Case) -> Decision | None:
             f"drives training from a Python loop over {what}: decorated, the loop would run once, while "
             f"tracing; decorate the step inside it instead"])
     return None
+
+
+def _part_of_an_inline_step(case: Case) -> Decision | None:
+    """A loss or forward pass called only from a training loop that computes the step inline (the
+    tape and the update in the loop body): the unit worth a graph is that step, once it is a
+    function of its own (its loop gets fix-first); decorating this part alone is not the advice
+    judges gave (6 such loss functions on the development splits: leave-eager)."""
+    fn, project = case.fn, case.project
+    if fn.training_ops or not case.linked.callers:
+        return None
+    inline = [c for c, site in case.linked.callers
+              if c is not None and site.in_loop and c.id not in project.graph_roots and c.training_ops]
+    if len(inline) != len(case.linked.callers):
+        return None
+    return Decision(Verdict.LEAVE_EAGER, assumptions=[
+        f"part of the training step {inline[0].qualname}() writes inline in its loop: make that step a "
+        f"function and decorate it, not this part"])
 
 
 def _turned_off(case: Case) -> Decision | None:
@@ -570,7 +597,8 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, site in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches, _turned_off, _entry_point, _payoff,
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches,
+                                 _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
                                  _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
                                      _pure_python, _keep)

@@ -92,6 +92,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         fn.decorator_disabled, fn.disabled_because = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
         fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
+        fn.exported_params = refs.exported_params
         _add_references(summary, refs, fn.qualname)
         summary.wrapped.extend(_wrapped(ctx))
         for rule in local_rules:

@@ -321,6 +321,7 @@ class Project:
         self._link_passed_functions()
         self._mark_custom_decorators()
         self._mark_handed_and_exported()
+        self._mark_exported_through_params()
         self._mark_framework_methods()
         self._infer_params()
         self._find_recursion()
@@ -360,6 +361,26 @@ class Project:
                 if target.id != fn.id:
                     linked.callees.append((site, target))
                     self.functions[target.id].callers.append((fn, site))
+
+    def _mark_exported_through_params(self) -> None:
+        """``test(f, x)`` where ``test`` calls ``f.get_concrete_function(x)``: the function passed
+        there is used through its tf.function API, so it must stay one (undecorated, the call
+        raises AttributeError)."""
+        for linked in list(self.functions.values()):
+            fn = linked.fn
+            if not fn.exported_params:
+                continue
+            for caller, outer in linked.callers:
+                for key, pname, _ in self.bind(outer, fn):
+                    named = outer.functions.get(key) if pname in fn.exported_params else None
+                    if not named:
+                        continue
+                    module = caller.module if caller else self._module_of(outer)
+                    target = self.resolve(caller, module, named, outer.line, None if caller else self.path_of_site(outer))
+                    if target is not None:
+                        reason = f"passed to {fn.qualname}() (line {outer.line}), which uses it as a tf.function (get_concrete_function)"
+                        if reason not in self.functions[target.id].needs_graph:
+                            self.functions[target.id].needs_graph.append(reason)
 
     # -- graph context (analysis/graph_context.py says what each API does) -----------------------
     def _mark_custom_decorators(self) -> None:

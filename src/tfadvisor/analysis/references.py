@@ -21,6 +21,9 @@ _RECEIVER_METHODS = (graph_context.TRACING_DATASET_METHODS | graph_context.TRACI
 class ScopeReferences:
     handed: list[tuple[str, str, int]] = field(default_factory=list)  # (name, kind, line)
     exports: list[tuple[str, int]] = field(default_factory=list)
+    # parameters whose tf.function API the scope uses (``f.get_concrete_function(x)`` on a function
+    # passed in): whatever a caller passes there must stay a tf.function
+    exported_params: list[str] = field(default_factory=list)
     distributed: int = 0
     dynamic_calls: int = 0
     tf1: tuple[int, int, str] | None = None
@@ -49,8 +52,10 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         if method is not None and graph_context.is_distributed_call(method, receiver):
             out.distributed += 1
         if method in graph_context.EXPORTING_METHODS:
-            ref = ctx.resolve(func.value)  # type: ignore[attr-defined]
-            if ref:
+            value = func.value  # type: ignore[attr-defined]
+            if isinstance(value, ast.Name) and value.id in ctx.params:
+                out.exported_params.append(value.id)
+            elif ref := ctx.resolve(value):
                 out.exports.append((ref, call.lineno))
         if name in graph_context.EXPORTING_FUNCTIONS:
             for kw in call.keywords:

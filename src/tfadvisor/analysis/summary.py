@@ -97,6 +97,7 @@ class FunctionSummary:
     builds: int = 0
     io_calls: int = 0
     graph_prints: int = 0  # tf.print calls: ops that print on every call (not tensor work that pays)
+    exported_params: list[str] = field(default_factory=list)  # ``f.get_concrete_function()`` on a parameter
     loops: int = 0
     condition_params: list[str] = field(default_factory=list)  # parameters read in if/while tests
     # Parameters iterated the Python way (``zip(p, q)``, ``enumerate(p)``, a comprehension over ``p``,

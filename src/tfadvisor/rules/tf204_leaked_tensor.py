@@ -137,7 +137,8 @@ class C:
             func = call.func
             if (isinstance(func, ast.Attribute) and func.attr in ("append", "extend", "insert")
                     and isinstance(func.value, ast.Name) and func.value.id in ctx.module_containers
-                    and func.value.id not in local and call.args):
+                    and func.value.id not in local and call.args and not _creates_state(ctx, call.args[-1])):
+                # (``state.append(tf.Variable(...))``: a variable is lifted out of the trace, not leaked)
                 is_tensor, deps = likely_tensor(ctx, call.args[-1])
                 if is_tensor and _read_elsewhere(ctx, func.value):
                     yield self.hit(call, f"puts a tensor of graph code in `{func.value.id}`, a module-level list "

@@ -161,4 +161,20 @@ VARIANTS = [
             step(tf.ones([2]))
             return traced
         """, tf="same"),
+    V("variables-appended-to-module-list", """
+        import tensorflow as tf
+
+        state = []
+
+        @tf.function
+        def scaled(x):
+            if not state:
+                state.append(tf.Variable(2.0 * x))
+                state.append(tf.Variable(state[0] * 3.0))
+            return state[0] * x * state[1]
+
+        def main():
+            out = [scaled(tf.constant(1.0)), scaled(tf.constant(3.0))]
+            return out + [v.numpy() for v in state]
+        """, tf="same", real=True),
 ]
