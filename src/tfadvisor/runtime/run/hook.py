@@ -86,6 +86,18 @@ class ProjectScope:
 
         excluded.add(os.path.dirname(tfadvisor.__file__))
         self.excluded = [os.path.realpath(p) for p in excluded]
+        self._dirs: dict[str, bool] = {}
+
+    def may_hold(self, directory: str) -> bool:
+        """Whether a package directory (an entry of a package's ``__path__``) can hold project files:
+        under a root and not installed code. Cached: TensorFlow alone imports thousands of submodules."""
+        known = self._dirs.get(directory)
+        if known is None:
+            path = os.path.realpath(directory)
+            known = (any(_under(path, root) or _under(root, path) for root in self.roots)
+                     and not any(_under(path, ex) for ex in self.excluded))
+            self._dirs[directory] = known
+        return known
 
     def contains(self, filename: str | None) -> bool:
         """True for a .py file under a root that is not installed code (a venv inside the project is not the project)."""
@@ -117,6 +129,8 @@ class _ProjectFinder(importlib.abc.MetaPathFinder):
         self.scope = scope
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if path is not None and not any(isinstance(d, str) and self.scope.may_hold(d) for d in path):
+            return None  # a submodule of a package outside the project (tensorflow.python...): no search
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return None
