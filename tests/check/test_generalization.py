@@ -1163,3 +1163,26 @@ def test_a_loop_that_trains_inline_is_asked_to_make_its_step_a_function() -> Non
     assert any("step function" in a for a in fns["main"].assumptions)
     assert fns["g_loss_fn"].verdict is Verdict.LEAVE_EAGER
     assert not [f for f in report.findings if f.severity.value in ("error", "warning")]
+
+
+def test_an_epoch_driver_that_trains_in_a_range_loop_is_not_a_step() -> None:
+    """``train()`` called once per epoch, its body a ``range`` loop that minimizes and prints: it
+    drives training (judges: leave-eager), it is not a step that reads values back (fix-first)."""
+    fns, _ = single("""
+        import numpy as np
+        import tensorflow as tf
+
+        w = tf.Variable(tf.zeros([4, 1]))
+        opt = tf.keras.optimizers.SGD(0.1)
+        data = np.random.rand(256, 4).astype("float32")
+
+        def train(iterations):
+            for i in range(iterations):
+                batch = data[np.random.choice(len(data), 32)]
+                opt.minimize(lambda: tf.reduce_mean(tf.matmul(batch, w) ** 2), [w])
+                print(i, float(tf.reduce_sum(w)))
+
+        for epoch in range(10):
+            train(100)
+        """)
+    assert fns["train"].verdict is Verdict.LEAVE_EAGER

@@ -438,7 +438,10 @@ def _computes_a_step(case: Case) -> bool:
     fn = case.fn
     # Gradients, not only a model call: a function that calls the model and plots, prints or
     # decodes what it predicted is a reporter (generate_images, next_char), not a step.
-    return bool(fn.training_ops) and not fn.builds and not fn.long_loops
+    # A loop over ``range(n)`` that trains inline (the step written in its body) drives training;
+    # a loop over batches that does is the inline-step case ``_drives_batches`` answers.
+    counts_steps = fn.inline_steps and not any(trains for _, trains, _ in fn.batch_loops)
+    return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not counts_steps
 
 
 def _reads_back(case: Case) -> Decision | None:

@@ -285,6 +285,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
                                   if isinstance(n, ast.Name) and n.id in params})
     fn.python_iterated = _python_iterated(ctx, params)
     fn.batch_loops = _batch_loops(ctx)
+    fn.inline_steps = _inline_steps(ctx)
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.periodic = _periodic(ctx, params)
@@ -462,6 +463,20 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
         if len(out) >= 4:
             break
     return out
+
+
+def _inline_steps(ctx: ScopeContext) -> int:
+    """Loops (over anything, ``range(n)`` too) whose body computes gradients and applies them: a
+    training step written inline. The function holding them drives training; it is not a step."""
+    count = 0
+    for loop in ctx.scope.nodes(ast.For, ast.While):
+        body = [n for stmt in loop.body for n in ctx.walk(stmt) if isinstance(n, ast.Call)]  # type: ignore[attr-defined]
+        gradients = any(ctx.call_name(c) == "tensorflow.GradientTape" or (
+            isinstance(c.func, ast.Attribute) and c.func.attr in tfapi.TRAINING_METHODS) for c in body)
+        applies = any(isinstance(c.func, ast.Attribute) and c.func.attr in ("apply_gradients", "minimize")
+                      for c in body)
+        count += gradients and applies
+    return count
 
 
 _ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed", "map", "filter", "sum",
