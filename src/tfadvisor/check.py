@@ -285,8 +285,9 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
               by_code: dict[str, type[Rule]]) -> list[Finding]:
     """The findings the report shows, before suppressions."""
     # Findings: graph-scope hits in graph code (tf.functions, what they call, what is traced
-    # without a decorator) and in fix-first functions; never in test code nor TF1 code, nor in
-    # code that only a test traces (a test's tf.function is no evidence of how the code is used).
+    # without a decorator), and as notes in eager fix-first functions; never in test code nor TF1
+    # code, nor in code that only a test traces (a test's tf.function is no evidence of how the
+    # code is used).
     traced = [fid for fid, root in project.graph_roots.items()
               if fid == root and not project.is_test(project.functions[fid].fn)]
     fix_first = [fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST and d.becomes_graph]

@@ -326,18 +326,19 @@ def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
         return None
     if any(call.callee in unseen for call in case.fn.calls):
         return None  # ``loss_fn()``: a function passed in (a new closure per call retraces), not data
-    later = _after(case, _entry_point)
+    return _guessed_change(case, _entry_point, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(unseen))} "
+                           f"(not seen; a Python number would retrace it once per value): {MEASURE} to confirm")
+
+
+def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
+    """The decision the eager steps after ``step`` reach, as a guess saying ``why``, when it asks to
+    decorate or fix first; None when it leaves the function as it is."""
+    later = next(d for d in (s(case) for s in EAGER_STEPS[EAGER_STEPS.index(step) + 1:]) if d is not None)
     if later.verdict not in (Verdict.DECORATE, Verdict.FIX_FIRST):
         return None
     later.confidence = "speculative"
-    later.assumptions = [*later.assumptions, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(unseen))} "
-                         f"(not seen; a Python number would retrace it once per value): {MEASURE} to confirm"]
+    later.assumptions = [*later.assumptions, why]
     return later
-
-
-def _after(case: Case, step: Step) -> Decision:
-    """The decision the eager steps after ``step`` reach (the last one always decides)."""
-    return next(d for d in (later(case) for later in EAGER_STEPS[EAGER_STEPS.index(step) + 1:]) if d is not None)
 
 
 def _in_test(project: Project, caller, site) -> bool:
@@ -411,14 +412,10 @@ def _turned_off(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
             f"`@tf.function` is commented out right above it (\"{case.fn.disabled_because[:80]}\"): someone "
             f"turned graph mode off here; {MEASURE} to see whether it works and pays"])
-    later = _after(case, _turned_off)
-    if later.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST):
-        later.confidence = "speculative"
-        later.assumptions = [*later.assumptions, "its `@tf.function` is commented out right above it: someone "
-                             "turned graph mode off once; check why before putting it back (`tfadvisor run` "
-                             "measures whether it works and pays)"]
-        return later
-    return Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
+    guess = _guessed_change(case, _turned_off, "its `@tf.function` is commented out right above it: someone "
+                            "turned graph mode off once; check why before putting it back (`tfadvisor run` "
+                            "measures whether it works and pays)")
+    return guess or Decision(Verdict.LEAVE_EAGER, confidence="speculative", assumptions=[
         f"`@tf.function` is commented out right above it: someone turned graph mode off here; {MEASURE} "
         f"to see whether it works and pays"])
 
@@ -440,8 +437,8 @@ def _computes_a_step(case: Case) -> bool:
     # decodes what it predicted is a reporter (generate_images, next_char), not a step.
     # A loop over ``range(n)`` that trains inline (the step written in its body) drives training;
     # a loop over batches that does is the inline-step case ``_drives_batches`` answers.
-    counts_steps = fn.inline_steps and not any(trains for _, trains, _ in fn.batch_loops)
-    return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not counts_steps
+    drives = fn.trains_inline and not any(trains for _, trains, _ in fn.batch_loops)
+    return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not drives
 
 
 def _reads_back(case: Case) -> Decision | None:

@@ -286,7 +286,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
                                   if isinstance(n, ast.Name) and n.id in params})
     fn.python_iterated = _python_iterated(ctx, params)
     fn.batch_loops = _batch_loops(ctx)
-    fn.inline_steps = _inline_steps(ctx)
+    fn.trains_inline = _trains_inline(ctx)
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.periodic = _periodic(ctx, params)
@@ -344,10 +344,9 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
     tensor_ops = 0
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)
-        if name == "tensorflow.GradientTape" or (isinstance(call.func, ast.Attribute)
-                                                 and call.func.attr in tfapi.TRAINING_METHODS):
+        if _computes_gradients(ctx, call):
             fn.training_ops += 1
-        if isinstance(call.func, ast.Attribute) and call.func.attr in ("apply_gradients", "minimize"):
+        if _applies_gradients(call):
             fn.optimizer_steps += 1
         if name in _FUNCTIONAL or (name in _MODEL_CLASSES and (len(call.args) >= 2 or any(
                 k.arg in ("inputs", "outputs") for k in call.keywords))):
@@ -454,9 +453,8 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
             continue  # counters; zip(grads, variables) and the like are structure, not data
         if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()):
             continue
-        body = [n for stmt in loop.body for n in ctx.walk(stmt) if isinstance(n, ast.Call)]
-        trains = any(ctx.call_name(c) == "tensorflow.GradientTape" or (
-            isinstance(c.func, ast.Attribute) and c.func.attr in tfapi.TRAINING_METHODS) for c in body)
+        body = _body_calls(ctx, loop)
+        trains = any(_computes_gradients(ctx, c) for c in body)
         callees = tuple(dict.fromkeys(n for n in (ctx.call_name(c) for c in body) if n and not n.startswith(
             _LIBRARY_ROOTS) and n not in _BUILTINS))[:8]
         if trains or callees:
@@ -466,18 +464,28 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
     return out
 
 
-def _inline_steps(ctx: ScopeContext) -> int:
-    """Loops (over anything, ``range(n)`` too) whose body computes gradients and applies them: a
-    training step written inline. The function holding them drives training; it is not a step."""
-    count = 0
+def _trains_inline(ctx: ScopeContext) -> bool:
+    """A loop (over anything, ``range(n)`` too) whose body computes gradients and applies them: a
+    training step written inline. The function holding it drives training; it is not a step."""
     for loop in ctx.scope.nodes(ast.For, ast.While):
-        body = [n for stmt in loop.body for n in ctx.walk(stmt) if isinstance(n, ast.Call)]  # type: ignore[attr-defined]
-        gradients = any(ctx.call_name(c) == "tensorflow.GradientTape" or (
-            isinstance(c.func, ast.Attribute) and c.func.attr in tfapi.TRAINING_METHODS) for c in body)
-        applies = any(isinstance(c.func, ast.Attribute) and c.func.attr in ("apply_gradients", "minimize")
-                      for c in body)
-        count += gradients and applies
-    return count
+        body = _body_calls(ctx, loop)
+        if any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body):
+            return True
+    return False
+
+
+def _body_calls(ctx: ScopeContext, loop: ast.AST) -> list[ast.Call]:
+    return [n for stmt in loop.body for n in ctx.walk(stmt) if isinstance(n, ast.Call)]  # type: ignore[attr-defined]
+
+
+def _computes_gradients(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``tf.GradientTape()``, ``tape.gradient(...)``, ``opt.minimize(...)`` and the like."""
+    return ctx.call_name(call) == "tensorflow.GradientTape" or (
+        isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.TRAINING_METHODS)
+
+
+def _applies_gradients(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr in ("apply_gradients", "minimize")
 
 
 _ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed", "map", "filter", "sum",
@@ -687,7 +695,6 @@ def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:
     calls = ctx.scope.nodes(ast.Call)
     if not calls:
         return False
-
     return all(any(isinstance(n, ast.If) and _periodic_test(n.test, params) for n in ctx.enclosing(c))
                for c in calls)
 

@@ -108,7 +108,7 @@ class FunctionSummary:
     # the body). If that is a Python iterable of batches, the function drives the training: under
     # tf.function the loop would run once, while tracing, baking in the batches seen then.
     batch_loops: list[tuple[Value, bool, tuple[str, ...]]] = field(default_factory=list)
-    inline_steps: int = 0  # loops whose body computes and applies gradients itself
+    trains_inline: bool = False  # a loop whose body computes and applies gradients itself
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     # Every call it makes is under ``if step % n == 0:`` on a parameter: it works every n-th call
     # (a reporter called per batch: ``train_display_save_at(model, batch, step)``)

@@ -94,8 +94,7 @@ class ProjectScope:
         known = self._dirs.get(directory)
         if known is None:
             path = os.path.realpath(directory)
-            known = (any(_under(path, root) or _under(root, path) for root in self.roots)
-                     and not any(_under(path, ex) for ex in self.excluded))
+            known = self._inside(path) or any(_under(root, path) for root in self.roots)
             self._dirs[directory] = known
         return known
 
@@ -103,10 +102,11 @@ class ProjectScope:
         """True for a .py file under a root that is not installed code (a venv inside the project is not the project)."""
         if not filename or not filename.endswith(".py"):
             return False
-        path = os.path.realpath(filename)
-        if not any(_under(path, root) for root in self.roots):
-            return False
-        if any(_under(path, ex) for ex in self.excluded):
+        return self._inside(os.path.realpath(filename))
+
+    def _inside(self, path: str) -> bool:
+        """A real path under a root and outside installed code."""
+        if not any(_under(path, root) for root in self.roots) or any(_under(path, ex) for ex in self.excluded):
             return False
         parts = path.split(os.sep)
         return "site-packages" not in parts and "dist-packages" not in parts
