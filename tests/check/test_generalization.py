@@ -1186,3 +1186,40 @@ def test_an_epoch_driver_that_trains_in_a_range_loop_is_not_a_step() -> None:
             train(100)
         """)
     assert fns["train"].verdict is Verdict.LEAVE_EAGER
+
+def test_a_training_routine_handed_its_model_is_asked_to_make_its_step_a_function() -> None:
+    """``train(model, dataset)`` makes its optimizer, prints the loss and writes the step inline in
+    its batch loop: the advice is about that step (fix-first), not the routine's I/O. A script that
+    builds its own model and trains it inline is left as it is (judges: leave-eager)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        def train(model, dataset, epochs=10):
+            optimizer = tf.keras.optimizers.Adam(1e-3)
+            for epoch in range(epochs):
+                for x, y in dataset:
+                    with tf.GradientTape() as tape:
+                        loss = tf.reduce_mean(tf.square(model(x) - y))
+                    grads = tape.gradient(loss, model.trainable_variables)
+                    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                print(epoch, loss.numpy())
+
+        def script(dataset):
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            optimizer = tf.keras.optimizers.Adam(1e-3)
+            for x, y in dataset:
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            print(loss.numpy())
+            return model
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        batches = [(tf.zeros([4, 3]), tf.zeros([4, 1]))] * 8
+        train(model, batches)
+        script(batches)
+        """)
+    assert fns["train"].verdict is Verdict.FIX_FIRST
+    assert any("step function" in a for a in fns["train"].assumptions)
+    assert fns["script"].verdict is Verdict.LEAVE_EAGER

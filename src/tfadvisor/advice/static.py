@@ -203,7 +203,7 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
-    if facts.role == "io" and not _computes_a_step(case):
+    if facts.role == "io" and not _computes_a_step(case) and not _trains_batches_inline(case.fn):
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
@@ -439,6 +439,14 @@ def _computes_a_step(case: Case) -> bool:
     # a loop over batches that does is the inline-step case ``_drives_batches`` answers.
     drives = fn.trains_inline and not any(trains for _, trains, _ in fn.batch_loops)
     return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not drives
+
+
+def _trains_batches_inline(fn) -> bool:
+    """A training routine handed its model (``train(model, dataset)``) whose loop over batches
+    computes the step itself: whatever else it does (makes the optimizer, prints the loss), the
+    advice is about that step (``_drives_batches``), not its role. A script that builds its own
+    model and trains it inline stays as it is: judges left those alone on the development splits."""
+    return fn.trains_handed and any(trains for _, trains, _ in fn.batch_loops)
 
 
 def _reads_back(case: Case) -> Decision | None:

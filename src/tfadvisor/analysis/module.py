@@ -287,6 +287,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.python_iterated = _python_iterated(ctx, params)
     fn.batch_loops = _batch_loops(ctx)
     fn.trains_inline = _trains_inline(ctx)
+    fn.trains_handed = fn.trains_inline and _trains_handed(ctx, set(params) | {"self"})
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
     fn.periodic = _periodic(ctx, params)
@@ -471,6 +472,19 @@ def _trains_inline(ctx: ScopeContext) -> bool:
         body = _body_calls(ctx, loop)
         if any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body):
             return True
+    return False
+
+
+def _trains_handed(ctx: ScopeContext, handed: set[str]) -> bool:
+    """Its inline training reads the variables of a model it was handed: ``p.trainable_variables``
+    with ``p`` a parameter, or ``self.model.trainable_variables``."""
+    for node in ctx.scope.nodes(ast.Attribute):
+        if node.attr in ("trainable_variables", "trainable_weights"):
+            base = node.value
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in handed:
+                return True
     return False
 
 
