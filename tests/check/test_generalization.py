@@ -1223,3 +1223,67 @@ def test_a_training_routine_handed_its_model_is_asked_to_make_its_step_a_functio
     assert fns["train"].verdict is Verdict.FIX_FIRST
     assert any("step function" in a for a in fns["train"].assumptions)
     assert fns["script"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_an_evaluation_step_fed_the_same_batches_as_the_training_step_is_decorated_too() -> None:
+    """``val_step(x, y)``: a model call and a metric, no gradients, called per batch with values the
+    analysis cannot follow. The training step beside it is decorated as a guess; so is this one."""
+    fns, _ = single("""
+        import tensorflow as tf
+        from data import batches
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+        loss_fn = tf.keras.losses.MeanSquaredError()
+        optimizer = tf.keras.optimizers.Adam()
+        val_loss = tf.keras.metrics.Mean()
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_fn(y, model(x, training=True))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+        def val_step(x, y):
+            val_loss.update_state(loss_fn(y, model(x, training=False)))
+
+        for epoch in range(10):
+            for x, y in batches("train"):
+                train_step(x, y)
+            for x, y in batches("val"):
+                val_step(x, y)
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE
+    assert fns["val_step"].verdict is Verdict.DECORATE
+    assert fns["val_step"].confidence == "speculative"
+
+
+def test_what_an_objects_call_does_counts_for_its_caller() -> None:
+    """``accuracy = Accuracy(); accuracy(pred, y)`` runs ``Accuracy.__call__``, which reads values
+    back with ``.numpy()``: the step calling it cannot simply be decorated (fix-first)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        class Accuracy:
+            def __call__(self, pred, labels):
+                right = tf.argmax(pred, axis=1).numpy() == labels.numpy()
+                return right.mean()
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+        optimizer = tf.keras.optimizers.Adam()
+        accuracy = Accuracy()
+        mean_accuracy = tf.keras.metrics.Mean()
+
+        def train_step(x, y):
+            with tf.GradientTape() as tape:
+                pred = model(x, training=True)
+                loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, pred))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            mean_accuracy.update_state(accuracy(pred, y))
+
+        for x, y in [(tf.zeros([4, 3]), tf.zeros([4], tf.int64))] * 8:
+            train_step(x, y)
+        """)
+    step = fns["train_step"]
+    assert step.verdict is Verdict.FIX_FIRST
+    assert "TF206" in step.reasons

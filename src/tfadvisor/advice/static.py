@@ -322,12 +322,19 @@ def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
     pass values the analysis cannot follow: most likely the batch, a tensor. On the development
     splits judges asked for a change on every such step they judged (decorate or fix-first), and
     for none of the non-steps; so the advice goes on as if they were tensors, said as a guess."""
-    if not (_computes_a_step(case) and case.project.heavy[case.fn.id]):
+    if not ((_computes_a_step(case) or _evaluates(case)) and case.project.heavy[case.fn.id]):
         return None
     if any(call.callee in unseen for call in case.fn.calls):
         return None  # ``loss_fn()``: a function passed in (a new closure per call retraces), not data
     return _guessed_change(case, _entry_point, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(unseen))} "
                            f"(not seen; a Python number would retrace it once per value): {MEASURE} to confirm")
+
+
+def _evaluates(case: Case) -> bool:
+    """An evaluation step: calls the model and scores it (a loss, a metric's ``update_state``), no
+    gradients, no I/O: the twin of a training step, fed the same batches (``val_step(x, y)``)."""
+    fn = case.fn
+    return bool(fn.model_calls and fn.scores) and not fn.training_ops and case.facts.role == "compute"
 
 
 def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:

@@ -389,6 +389,8 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
     if _is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
+    if name and (name.endswith(".update_state") or "loss" in name.rsplit(".", 1)[-1].lower()):
+        fn.scores += 1
     if name == "range":
         _param_evidence(params, call, "primitive", "used in range()")
     elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
@@ -670,6 +672,10 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         elif (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute)
               and isinstance(func.value.value, ast.Name) and func.value.value.id == "self"):
             site.receiver = ("self", func.value.attr)  # ``self.memory.sample(n)``: what __init__ stored
+        elif isinstance(func, ast.Name) and "." not in name:
+            # ``accuracy(pred, y)`` with ``accuracy = Accuracy(...)``: the project pass finds the
+            # object's class and links its ``__call__`` (what it does inside counts for the caller)
+            site.receiver, site.calls_object = ctx.value(func), True
         if receiver is not None and (receiver[1] or (varying_names and receiver[2] in varying_names)):
             site.fresh.append("self")  # another instance on every call: each one traces again
         for index, arg in enumerate(call.args):

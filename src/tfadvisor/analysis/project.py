@@ -228,7 +228,8 @@ class Project:
                 resolved = {id(site) for site, _ in linked.callees}
                 self._receiver_sites.extend(
                     (linked, site) for site in linked.fn.calls
-                    if site.receiver is not None and id(site) not in resolved and "." in site.callee)
+                    if site.receiver is not None and id(site) not in resolved
+                    and ("." in site.callee or site.calls_object))
         linked_any = False
         pending: list[tuple[Linked, CallSite]] = []
         for linked, site in self._receiver_sites:
@@ -237,7 +238,8 @@ class Project:
             targets = []
             if values.is_instance(rich):
                 for module, qualname in values.instance_classes(rich):
-                    found = self.method(module, qualname, site.callee.rsplit(".", 1)[1])
+                    method = "__call__" if site.calls_object else site.callee.rsplit(".", 1)[1]
+                    found = self.method(module, qualname, method)
                     if found is not None and found.id != fn.id and found not in targets:
                         targets.append(found)
             if targets:

@@ -74,6 +74,9 @@ class CallSite:
     # ``model.step(x)`` on a parameter or a local whose class the per-file pass cannot see: where
     # the receiver comes from, for the project pass to find its class (values.py).
     receiver: Value | None = None
+    # ``acc(x)`` where ``acc`` names an object, not a function (``acc = Accuracy()``, here, in an
+    # enclosing function or at module level): the call reaches its class's ``__call__``.
+    calls_object: bool = False
 
 
 @dataclass(slots=True)
@@ -130,6 +133,9 @@ class FunctionSummary:
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
+    # ``metric.update_state(...)``, ``loss_fn(...)``, ``compute_loss(...)``: scores what the model
+    # predicted (with a model call and no gradients: an evaluation step)
+    scores: int = 0
     optimizer_steps: int = 0  # ``.apply_gradients(...)``/``.minimize(...)``: variables updated here
     functional: bool = False  # builds a functional Keras model: ``keras.Input(...)``, ``keras.Model(inputs, outputs)``
     numpy_calls: int = 0  # NumPy work (np.*, .astype, a NumPy random generator)
