@@ -1287,3 +1287,28 @@ def test_what_an_objects_call_does_counts_for_its_caller() -> None:
     step = fns["train_step"]
     assert step.verdict is Verdict.FIX_FIRST
     assert "TF206" in step.reasons
+
+
+def test_a_main_that_trains_inline_is_left_as_it_is() -> None:
+    """The program's entry point loops over batches with the step written inline: judges left every
+    such ``main`` as it is on the development splits; the step to extract is said, not asked."""
+    fns, _ = single("""
+        import tensorflow as tf
+        from data import load_batches
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam(1e-3)
+
+        def main():
+            for x, y in load_batches():
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                print(float(loss))
+
+        if __name__ == "__main__":
+            main()
+        """)
+    assert fns["main"].verdict is Verdict.LEAVE_EAGER
+    assert any("step function" in a for a in fns["main"].assumptions)
