@@ -83,6 +83,10 @@ def speculative(hit: Hit, linked: Linked) -> bool | None:
     """None if the hit is not real (it needs a parameter that is a Python value), else speculative?"""
     if not hit.depends_on:
         return hit.speculative
+    if any(p.startswith("#") for p in hit.depends_on):
+        # "#x": the hit stands only where call sites pass x NumPy arrays (rules/tf109_numpy_float64_argument.py)
+        facts = [linked.params.get(p.lstrip("#")) for p in hit.depends_on]
+        return hit.speculative if all(k is not None and k.rich == "numpy" and not k.mixed for k in facts) else None
     if any(p.startswith("!") for p in hit.depends_on):
         # "!x": the hit stands only where a call site shows x is a tensor (a comprehension over a
         # parameter is as often over a list: no guess, not even an info-level one).

@@ -130,9 +130,10 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
 # A print that runs once per trace changes what is printed, not what is computed: a finding to fix
 # (safely, with tf.print), not a reason to say the function behaves differently.
 _NOT_SERIOUS = frozenset({"TF201"})
-# Warnings outside the behaviour families that still change what the program computes: a global or
-# an attribute read once, while tracing, and frozen (PGGAN's fade-in counter stops fading).
-_STALE = frozenset({"TF105", "TF106"})
+# Warnings outside the behaviour families that still change what the program computes or make it
+# fail: a global or an attribute read once, while tracing, and frozen (PGGAN's fade-in counter stops
+# fading); NumPy float64 arguments meeting float32 tensors (TypeError under tf.function only).
+_STALE = frozenset({"TF105", "TF106", "TF109"})
 
 
 def serious(hazards: list[Hazard]) -> list[str]:
@@ -365,8 +366,9 @@ def _drives_batches(case: Case) -> Decision | None:
                 for name in callees):
             continue  # no step in the body
         rich = project.values.kind(iterated, fn, fn.module)
-        if trains and not fn.periodic and project.heavy[fn.id] and fn.name == "main" and not fn.trains_handed:
-            # The program's entry point, building its own model and training it inline: judges
+        if (trains and not fn.periodic and project.heavy[fn.id] and fn.name == "main" and not fn.trains_handed
+                and not [p for p in fn.params if not p.variadic]):
+            # The program's entry point (``main()``, nothing handed in), training inline: judges
             # left these as they are on the development splits (8 of 8), the step to extract noted.
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"the program's main loop over {values.describe(iterated)} computes the training step inline "

@@ -386,7 +386,7 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
             fn.numpy_on_values.append(call.lineno)
     elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
         fn.eager_reads += 1
-    if _is_model_call(ctx, call):
+    if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
     if name and (name.endswith(".update_state") or "loss" in name.rsplit(".", 1)[-1].lower()):
@@ -626,7 +626,7 @@ def _is_numpy_work(name: str | None, call: ast.Call) -> bool:
     return False
 
 
-def _is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
+def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
     func = call.func
     if isinstance(func, ast.Name):

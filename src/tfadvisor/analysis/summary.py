@@ -20,7 +20,8 @@ class Hit:
     """A rule's candidate finding inside one function, before the project pass decides on it.
 
     ``depends_on`` lists parameters whose being a tensor makes the hit real (a TF3xx rule on
-    ``if x > 0`` where ``x`` is a parameter); empty means the hit stands on its own.
+    ``if x > 0`` where ``x`` is a parameter); empty means the hit stands on its own. ``!x``: only
+    where a call site shows ``x`` is a tensor; ``#x``: only where call sites pass ``x`` NumPy arrays.
     """
 
     rule: str
