@@ -31,6 +31,7 @@ from tfadvisor.rules import selected
 from tfadvisor.rules.base import Rule
 from tfadvisor.sources import SourceError, discover, read_source
 from tfadvisor.sources.notebook import PARSE_FLAGS
+from tfadvisor.sources.recover import recover
 
 PARALLEL_THRESHOLD = 48  # files; below this, starting workers costs more than it saves
 Progress = Callable[[int, int], None]
@@ -100,13 +101,32 @@ def analyze_file(path: str, codes: tuple[str, ...], module: str | None = None) -
         return FileStatus(shown, "error", str(exc)), None
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "?"
-        return FileStatus(shown, "error", f"syntax error at {where}: {exc.msg}"), None
+        error = f"syntax error at {where}: {exc.msg}"
+        return _analyze_recovered(path, shown, module, codes, error)
     except (RecursionError, MemoryError):
         return FileStatus(shown, "error", "too deeply nested to analyse"), None
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         return FileStatus(shown, "error", f"cannot parse: {exc}"), None
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the other files
         return FileStatus(shown, "error", f"internal error while analysing ({type(exc).__name__}: {exc})"), None
+
+
+def _analyze_recovered(path: str, shown: str, module: str | None, codes: tuple[str, ...],
+                       error: str) -> tuple[FileStatus, ModuleSummary | None]:
+    """A module that does not parse whole: its top-level blocks that do are analysed, the others
+    listed (sources/recover.py); a file where that keeps nothing stays an error."""
+    try:
+        source = read_source(path)
+        recovered = None if source.notebook else recover(source.text)
+        if recovered is None:
+            return FileStatus(shown, "error", error), None
+        text, skipped = recovered
+        tree = _parse(text, shown)
+        name, is_package = module_name(path)
+        summary = summarize(tree, shown, module or name, is_package, text, [cls() for cls in _rule_classes(codes)])
+        return FileStatus(shown, skipped_lines=skipped), summary
+    except Exception:  # noqa: BLE001 - the file's first error is the one to report
+        return FileStatus(shown, "error", error), None
 
 
 def _rule_classes(codes: tuple[str, ...]) -> list[type[Rule]]:

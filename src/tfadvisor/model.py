@@ -86,6 +86,21 @@ class SkippedCell:
 
 
 @dataclass
+class SkippedLines:
+    """Lines of a module left out of the analysis: a top-level block that is not Python on its own
+    (the rest of the file did not parse with it and is analysed without it: sources/recover.py)."""
+
+    start: int  # 1-based, inclusive
+    end: int  # 1-based, inclusive
+    line: int | None  # where Python stopped, when it says
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"lines {self.start}-{self.end}" if self.end > self.start else f"line {self.start}"
+        return f"{where}: {self.reason}" + (f" (line {self.line})" if self.line and self.line != self.start else "")
+
+
+@dataclass
 class FileStatus:
     """One input file: read and parsed (``ok``) or not (``error`` with a one-line reason).
 
@@ -97,6 +112,7 @@ class FileStatus:
     status: Literal["ok", "error"] = "ok"
     error: str | None = None
     skipped_cells: list[SkippedCell] = field(default_factory=list)
+    skipped_lines: list[SkippedLines] = field(default_factory=list)  # a module that did not parse whole
 
     @property
     def summary(self) -> str:
@@ -104,7 +120,15 @@ class FileStatus:
         if self.status == "error":
             return self.error or "error"
         skipped = len(self.skipped_cells)
+        if self.skipped_lines:
+            count = sum(s.end - s.start + 1 for s in self.skipped_lines)
+            return f"analysed without {count} line{'s' if count != 1 else ''} that are not Python"
         return "analysed" + (f", {skipped} cell{'s' if skipped != 1 else ''} skipped" if skipped else "")
+
+    @property
+    def skipped(self) -> list[SkippedCell | SkippedLines]:
+        """Whatever was left out of an analysed file: notebook cells or a module's lines."""
+        return [*self.skipped_cells, *self.skipped_lines]
 
 
 def function_id(path: str, qualname: str, definition: int = 1) -> str:
@@ -432,6 +456,7 @@ def _build(cls: type, data: dict[str, Any]) -> Any:
 def _file_from_dict(d: dict[str, Any]) -> FileStatus:
     status = _build(FileStatus, d)
     status.skipped_cells = [_build(SkippedCell, c) for c in d.get("skipped_cells") or []]
+    status.skipped_lines = [_build(SkippedLines, c) for c in d.get("skipped_lines") or []]
     return status
 
 

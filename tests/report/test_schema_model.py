@@ -29,6 +29,7 @@ PAIRS = [
     (model.ProfileSummary, DEFS["profileSummary"]),
     (model.FileStatus, SCHEMA["properties"]["files"]["items"]),
     (model.SkippedCell, SCHEMA["properties"]["files"]["items"]["properties"]["skipped_cells"]["items"]),
+    (model.SkippedLines, SCHEMA["properties"]["files"]["items"]["properties"]["skipped_lines"]["items"]),
 ]
 
 

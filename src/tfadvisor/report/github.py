@@ -62,5 +62,10 @@ def render(report: Report, **_: Any) -> str:
                             "title": "tfadvisor skipped this notebook cell"}, str(c))
         for fs in report.files
         for c in fs.skipped_cells
+    ] + [  # a module analysed without some top-level blocks: one notice per block
+        _command("notice", {"file": fs.path, "line": part.start, "endLine": part.end,
+                            "title": "tfadvisor skipped lines that are not Python"}, str(part))
+        for fs in report.files
+        for part in fs.skipped_lines
     ]
     return "".join(line + "\n" for line in lines)

@@ -237,11 +237,13 @@ def _findings(report: Report, root: str | None) -> str:
         out.append("<h3>Files that could not be analysed</h3><ul>")
         out.extend(f"<li><code>{_e(fs.path)}</code>: {_e(fs.error or 'unknown error')}</li>" for fs in errors)
         out.append("</ul>")
-    partial = [fs for fs in report.files if fs.status == "ok" and fs.skipped_cells]
-    if partial:
-        out.append("<h3>Notebook cells that were skipped</h3><ul>")
+    for title, partial in (("Notebook cells that were skipped", [fs for fs in report.files if fs.skipped_cells]),
+                           ("Lines that are not Python, skipped", [fs for fs in report.files if fs.skipped_lines])):
+        if not partial:
+            continue
+        out.append(f"<h3>{title}</h3><ul>")
         out.extend(f"<li><code>{_e(fs.path)}</code>: {_e(fs.summary)}<ul>"
-                   + "".join(f"<li>{_e(str(cell))}</li>" for cell in fs.skipped_cells) + "</ul></li>"
+                   + "".join(f"<li>{_e(str(part))}</li>" for part in fs.skipped) + "</ul></li>"
                    for fs in partial)
         out.append("</ul>")
     out.append("</section>")

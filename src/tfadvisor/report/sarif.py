@@ -175,6 +175,17 @@ def build(report: Report, *, root: str | None = None) -> dict[str, Any]:
         }
         for fs in report.files
         for cell in fs.skipped_cells
+    ] + [
+        {
+            "level": "warning",
+            "message": {"text": f"{fs.path}: {part} (skipped; the rest of the file was analysed)"},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": artifact_uri(fs.path), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": part.start, "endLine": part.end}}}],
+            "descriptor": {"id": "lines-skipped"},
+        }
+        for fs in report.files
+        for part in fs.skipped_lines
     ]
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if notifications:

@@ -61,10 +61,10 @@ def render(report: Report, *, color: bool = False, verbose: bool = False, show_s
     for status in report.files:
         if status.status == "error":
             out.print(f"[red]error[/] {escape(status.path)}: {escape(status.error or '')}")
-        elif status.skipped_cells:  # the notebook was analysed; say which cells were not
+        elif status.skipped:  # analysed without some cells (notebook) or lines (module): say which
             out.print(f"[yellow]note[/] {escape(status.path)}: {status.summary}")
-            for cell in status.skipped_cells:
-                out.print(f"  {escape(str(cell))}")
+            for part in status.skipped:
+                out.print(f"  {escape(str(part))}")
     _summary(out, report, shown_findings)
     return buffer.getvalue()
 
@@ -100,6 +100,7 @@ def _summary(out: Console, report: Report, findings: list[Finding]) -> None:
     severities = Counter(f.severity.value for f in findings if not f.suppressed)
     errors = sum(1 for f in report.files if f.status == "error")
     skipped = sum(len(f.skipped_cells) for f in report.files)
+    partial = sum(1 for f in report.files if f.skipped_lines)
     unknown = sum(1 for fn in report.functions if fn.confidence == "unknown")
     out.print(f"{plural(len(report.functions), 'function')} in {plural(len(report.files), 'file')}: "
               + (", ".join(parts) or "none")
@@ -108,4 +109,5 @@ def _summary(out: Console, report: Report, findings: list[Finding]) -> None:
     finding_parts = [plural(severities[s], s) for s in ("error", "warning", "info") if severities[s]]
     out.print(plural(sum(severities.values()), "finding") + (f" ({', '.join(finding_parts)})" if finding_parts else "")
               + (f"; {plural(errors, 'file')} could not be analysed" if errors else "")
-              + (f"; {plural(skipped, 'notebook cell')} skipped" if skipped else ""))
+              + (f"; {plural(skipped, 'notebook cell')} skipped" if skipped else "")
+              + (f"; {plural(partial, 'file')} analysed without lines that are not Python" if partial else ""))
