@@ -218,6 +218,10 @@ def _tensor_signature(args: Any, kwargs: Any) -> str:
     for leaf in leaves:
         if isinstance(leaf, (tf.Tensor, tf.Variable, np.ndarray)):
             parts.append(f"{leaf.dtype.name if hasattr(leaf.dtype, 'name') else leaf.dtype}{list(leaf.shape)}")
+        elif isinstance(leaf, (tf.Module, tf.keras.layers.Layer)):
+            # Another model or layer (other variables): it needs a trace of its own, in one
+            # tf.function or in a new one, like the models a closure captures (_captured).
+            parts.append(f"module@{id(leaf)}")
     return ",".join(parts)
 
 

@@ -68,7 +68,10 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     local_rules = [r for r in rules if getattr(r, "check", None) is not None]
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
-    summary.keras_driven = any(isinstance(c.func, ast.Attribute) and c.func.attr in _KERAS_DRIVERS
+    # ``model.predict(x)`` where the module's own class defines ``predict`` (an eager override that
+    # calls ``self(x)``): the program's loop, not Keras's graph
+    overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
+    summary.keras_driven = any(isinstance(c.func, ast.Attribute) and c.func.attr in _KERAS_DRIVERS - overridden
                                for scope in (module_scope, *functions) for c in scope.nodes(ast.Call))
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)

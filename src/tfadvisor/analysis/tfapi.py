@@ -120,7 +120,7 @@ STATELESS_LAYERS = frozenset({
     "Concatenate", "Add", "Subtract", "Multiply", "Average", "Maximum", "Minimum", "Dot", "Flatten",
     "Reshape", "Permute", "RepeatVector", "Lambda", "Dropout", "SpatialDropout1D", "SpatialDropout2D",
     "SpatialDropout3D", "GaussianNoise", "GaussianDropout", "AlphaDropout", "Activation", "ReLU",
-    "LeakyReLU", "Softmax", "ELU", "ThresholdedReLU", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    "LeakyReLU", "Softmax", "Attention", "ELU", "ThresholdedReLU", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
     "Cropping1D", "Cropping2D", "Cropping3D", "UpSampling1D", "UpSampling2D", "UpSampling3D",
     "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "AveragePooling1D", "AveragePooling2D",
     "AveragePooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",

@@ -115,7 +115,8 @@ class Trainer:
         for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
             loops = [n for n in ctx.enclosing(node) if isinstance(n, _LOOPS)]
             if (is_tf_function_decorated(ctx, node) and loops and _name_called_in(ctx, node.name, loops[-1])  # type: ignore[attr-defined]
-                    and not _captures_loop_value(ctx, node, node)):
+                    and not _captures_loop_value(ctx, node, node)
+                    and not _gets_new_object(ctx, node, loops[-1])):  # type: ignore[arg-type]
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
                 yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
                                     f"(and a new trace) on every iteration: define it once, before the loop")
@@ -158,6 +159,27 @@ def _captures_loop_value(ctx: ScopeContext, where: ast.AST, target: ast.AST | No
         return isinstance(root, ast.Name) and root.id in names
     body = target.body if isinstance(target, ast.Lambda) else target
     return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names for n in ast.walk(body))
+
+
+def _gets_new_object(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, loop: ast.AST) -> bool:
+    """Called with a model the same iteration builds (``model = build_model()`` then
+    ``step(model, x, y)``, one pruning round per iteration; the function calls that parameter): a
+    tf.function made once, before the loop, would trace again for each new model too, so one per
+    iteration costs nothing more (tests/conformance/variants/tf102.py)."""
+    params = [a.arg for a in fn.args.args]
+    called = {i for i, p in enumerate(params) if any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == p for n in ast.walk(fn))}
+    if not called:
+        return False
+    built: set[str] = set()
+    for stmt in loop.body:  # type: ignore[attr-defined]
+        for node in ctx.walk(stmt):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                    and not tfapi.is_tensor_op(ctx.call_name(node.value)):
+                built.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fn.name
+               and any(i < len(n.args) and getattr(n.args[i], "id", None) in built for i in called)
+               for stmt in loop.body for n in ctx.walk(stmt))  # type: ignore[attr-defined]
 
 
 def _needed_anyway(ctx: ScopeContext, call: ast.Call) -> bool:

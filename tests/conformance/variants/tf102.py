@@ -165,4 +165,40 @@ VARIANTS = [
                 out.append(tf.function(loss, reduce_retracing=True)(tf.ones([4])))
             return out
         """, tf="retraces"),
+    V("decorated-def-per-round-given-a-new-model", """
+        import tensorflow as tf
+
+        def main():
+            out = []
+            for round_ in range(6):
+                model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+
+                @tf.function
+                def test_step(m, x):
+                    return tf.reduce_mean(m(x))
+
+                for _ in range(3):
+                    out.append(float(test_step(model, tf.ones([4, 3]))))
+            return len(out)
+        """, tf="same", real=True,
+      note="a pruning round per iteration builds a new model and passes it in: a tf.function made once "
+           "would trace again for each model too"),
+    V("decorated-def-per-round-given-new-batches", """
+        import tensorflow as tf
+
+        def make_batch(i):
+            return tf.ones([4, 3]) * i
+
+        def main():
+            out = []
+            for round_ in range(6):
+                batch = make_batch(round_)
+
+                @tf.function
+                def score(x):
+                    return tf.reduce_mean(x * 2.0)
+
+                out.append(float(score(batch)))
+            return out
+        """, tf="retraces", real=True, note="new batches of one shape: one tf.function made once would trace once"),
 ]

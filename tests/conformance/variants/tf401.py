@@ -138,4 +138,14 @@ VARIANTS = [
             m = Model()
             return [m(tf.ones([2])) for _ in range(3)]
         """, tf="same", real=True),
+    V("weightless-attention-layer-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def attend(query, values):
+            return tf.keras.layers.Attention()([query, values])
+
+        def main():
+            return [attend(tf.ones([2, 3, 4]), tf.ones([2, 5, 4])) for _ in range(3)][-1]
+        """, tf="same", real=True, note="Attention with its defaults (use_scale=False) owns no weights"),
 ]
