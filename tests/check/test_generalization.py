@@ -1312,3 +1312,54 @@ def test_a_main_that_trains_inline_is_left_as_it_is() -> None:
         """)
     assert fns["main"].verdict is Verdict.LEAVE_EAGER
     assert any("step function" in a for a in fns["main"].assumptions)
+
+
+def test_tf_through_a_star_import_is_tensorflow(tmp_path: Path) -> None:
+    """``from core.model import *`` (where core/model.py imported tensorflow as tf) brings ``tf``:
+    a ``@tf.function`` written after it is a tf.function, not an eager function to decorate."""
+    (tmp_path / "core").mkdir()
+    (tmp_path / "core" / "__init__.py").write_text("")
+    (tmp_path / "core" / "model.py").write_text("import tensorflow as tf\n\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n")
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from core.model import *
+
+        @tf.function
+        def step(x):
+            return model(x)
+
+        for _ in range(100):
+            step(tf.ones([4, 3]))
+        """))
+    report = check_paths([str(tmp_path)])
+    verdicts = {fn.qualname: fn.verdict for fn in report.functions}
+    assert verdicts["step"] is Verdict.KEEP
+
+
+def test_a_step_defined_inside_a_function_called_per_epoch_is_reconfigured() -> None:
+    """``def train(...): @tf.function def train_step(...)`` with train() called once per epoch: a
+    new tf.function, and a new trace, every epoch (TensorFlow-checked: tests/conformance/variants/
+    tf102.py). Define it once, outside: reconfigure, with TF102 on its decorator."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.SGD(0.1)
+
+        def train(dataset):
+            @tf.function
+            def train_step(x, y):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                return loss
+
+            for x, y in dataset:
+                train_step(x, y)
+
+        data = tf.data.Dataset.from_tensors((tf.ones([4, 3]), tf.zeros([4, 1]))).repeat(4)
+        for epoch in range(10):
+            train(data)
+        """)
+    assert fns["train.<locals>.train_step"].verdict is Verdict.RECONFIGURE
+    assert any(f.rule == "TF102" and f.severity.value == "warning" for f in report.findings)

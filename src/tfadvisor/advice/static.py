@@ -568,10 +568,28 @@ def _decorated_builder(case: Case) -> Decision | None:
 
 def _retraces(case: Case) -> Decision | None:
     varying = _varying_python(case)
+    made_in = _made_per_call(case)
+    if made_in is not None:
+        return Decision(Verdict.RECONFIGURE, ["TF102"], assumptions=[
+            f"a new tf.function on every call of {made_in}(), which runs many times, and each traces again: "
+            f"define it once, outside, and pass what it uses"])
     if not varying:
         return None
     return Decision(Verdict.RECONFIGURE, ["TF503", "TF101"],
                     assumptions=[f"{_varying_words(varying)}: one trace per value"])
+
+
+def _made_per_call(case: Case) -> str | None:
+    """The function (its name) that defines this tf.function anew on each of its calls, when it is
+    called in a loop: ``def train(...): @tf.function def step(...)``, train() once per epoch."""
+    fn = case.fn
+    if "<locals>" not in fn.qualname or not case.linked.decorated:
+        return None
+    outer = case.project.functions.get(f"{fn.path}::{fn.qualname.rsplit('.<locals>.', 1)[0]}")
+    if outer is None or outer.fn.name in _BUILDER_NAMES:
+        return None
+    repeated = [s for c, s in outer.callers if s.in_loop and not s.rare and not _in_test(case.project, c, s)]
+    return outer.fn.name if repeated else None
 
 
 def _varying_words(varying: list[str]) -> str:

@@ -37,6 +37,10 @@ def canonical(name: str) -> str:
     return name
 
 
+# Aliases so conventional that a name bound by no import but used after a star import is them.
+_CONVENTIONAL = {"tf": "tensorflow", "np": "numpy"}
+
+
 class ImportMap:
     """Local names bound by the import statements of one module (anywhere in it)."""
 
@@ -44,6 +48,9 @@ class ImportMap:
         self.module = module
         self.is_package = is_package
         self.names: dict[str, str] = {}
+        # ``from core.model import *`` where core/model.py did ``import tensorflow as tf``: the
+        # conventional aliases then come through the star, which a per-file pass cannot follow
+        self.star = False
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -59,6 +66,7 @@ class ImportMap:
             return
         for alias in node.names:
             if alias.name == "*":
+                self.star = True
                 continue
             full = f"{base}.{alias.name}" if base else alias.name
             self.names[alias.asname or alias.name] = canonical(full)
@@ -87,11 +95,11 @@ class ImportMap:
             node = node.value
         if not isinstance(node, ast.Name):
             return None
-        root = self.names.get(node.id, node.id)
+        root = self.names.get(node.id) or (_CONVENTIONAL.get(node.id, node.id) if self.star else node.id)
         if parts:
             parts.reverse()
             return canonical(root + "." + ".".join(parts))
         return root
 
     def imports_tensorflow(self) -> bool:
-        return any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())
+        return self.star or any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())

@@ -63,6 +63,19 @@ def evaluate(batches):
         out.append(score(b))
     return out
 """,
+        """\
+import tensorflow as tf
+
+def train(batches):
+    @tf.function  # TF102
+    def train_step(x):
+        return tf.reduce_mean(x * 2.0)
+
+    return [train_step(b) for b in batches]
+
+for epoch in range(10):
+    train([tf.ones([4]), tf.zeros([4])])
+""",
     )
     good = (
         """\
@@ -120,6 +133,15 @@ class Trainer:
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
                 yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
                                     f"(and a new trace) on every iteration: define it once, before the loop")
+            elif (is_tf_function_decorated(ctx, node) and not loops and in_function and fn is not None
+                  and called_repeatedly(ctx, node) and _name_called_in(ctx, node.name, ctx.scope.node)  # type: ignore[attr-defined]
+                  and not _gets_new_object(ctx, node, ctx.scope.node)):  # type: ignore[arg-type]
+                # ``def train(...): @tf.function def step(...)`` with train() called once per epoch:
+                # every epoch makes a new tf.function, and each traces again
+                dec = node.decorator_list[0]  # type: ignore[attr-defined]
+                yield self.hit(dec, f"@tf.function on {node.name} inside {fn.name}(), which runs many times: "  # type: ignore[attr-defined]
+                                    f"each call makes a new tf.function that traces again; define it once, "
+                                    f"outside, and pass what it uses")
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)

@@ -201,4 +201,33 @@ VARIANTS = [
                 out.append(float(score(batch)))
             return out
         """, tf="retraces", real=True, note="new batches of one shape: one tf.function made once would trace once"),
+    V("decorated-def-in-function-called-per-epoch", """
+        import tensorflow as tf
+
+        def train(batches):
+            @tf.function
+            def train_step(x):
+                return tf.reduce_mean(x * 2.0)
+
+            return [train_step(b) for b in batches]
+
+        def main():
+            out = []
+            for epoch in range(6):
+                out.extend(train([tf.ones([4]), tf.zeros([4])]))
+            return len(out)
+        """, tf="retraces", real=True, note="a train() called once per epoch that defines its step inside"),
+    V("decorated-def-in-function-called-once", """
+        import tensorflow as tf
+
+        def train(batches):
+            @tf.function
+            def train_step(x):
+                return tf.reduce_mean(x * 2.0)
+
+            return [train_step(b) for b in batches]
+
+        def main():
+            return len(train([tf.ones([4]) for _ in range(6)]))
+        """, tf="same", real=True),
 ]
