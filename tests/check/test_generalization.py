@@ -1363,3 +1363,42 @@ def test_a_step_defined_inside_a_function_called_per_epoch_is_reconfigured() -> 
         """)
     assert fns["train.<locals>.train_step"].verdict is Verdict.RECONFIGURE
     assert any(f.rule == "TF102" and f.severity.value == "warning" for f in report.findings)
+
+
+def test_a_keras_train_step_the_program_calls_itself_is_decorated() -> None:
+    """``for data in ds: model.train_step(data)`` with ``model`` a parameter whose class the analysis
+    cannot follow, and no fit/evaluate/predict in the program: Keras never runs this train_step;
+    the program's own eager loop does, once per batch."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+                self.loss_fn = tf.keras.losses.MeanSquaredError()
+                self.opt = tf.keras.optimizers.Adam()
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = self.loss_fn(y, self(x, training=True))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.opt.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def training_loop(model, dataset, epochs):
+            for epoch in range(epochs):
+                for data in dataset:
+                    metrics = model.train_step(data)
+                print(epoch, float(metrics["loss"]))
+
+        def make_model():
+            return Net()
+
+        training_loop(make_model(), tf.data.Dataset.from_tensors((tf.ones([4, 3]), tf.zeros([4, 1]))).repeat(8), 3)
+        """)
+    assert fns["Net.train_step"].verdict is Verdict.DECORATE

@@ -468,9 +468,22 @@ class Project:
         if any(c is not None and c.class_qualname is not None and c.name in graph_context.KERAS_LOOPS
                for c, _ in callers):
             return False  # the class overrides fit (evaluate, predict) with its own eager loop
-        if not callers or fn.module in driven:
+        if fn.module in driven:
             return True
+        if not callers:
+            # ``for data in train_ds: model.train_step(data)`` on a model the analysis could not
+            # follow to its class: the program's own loop calls it by name, and nothing calls fit
+            return not self._called_by_name(fn.module, fn.name)
         return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
+
+    def _called_by_name(self, module: str, name: str) -> bool:
+        """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
+        mod = next((m for m in self.modules if m.module == module), None)
+        if mod is None:
+            return False
+        sites = [*mod.module_calls, *(site for f in mod.functions for site in f.calls)]
+        return any(site.callee.endswith("." + name) and not site.callee.startswith(("self.", "super", "cls."))
+                   for site in sites)
 
     def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
         """Canonical names of a class's bases, through the project's own classes (8 levels)."""
