@@ -111,26 +111,31 @@ predict(np.random.rand(8, 3))
         params = set(ctx.params)
         if not params:
             return
+        # Cheap first: the places a parameter meets something else; only then what is float32.
+        binops = [n for n in ctx.scope.nodes(ast.BinOp) if isinstance(n.op, _ARITHMETIC) and (
+            _param_operand(n.left, params) or _param_operand(n.right, params))]
+        calls = [c for c in ctx.scope.nodes(ast.Call) if c.args and (
+            (ctx.call_name(c) in _TWO_TENSOR_OPS and len(c.args) > 1 and _param_operand(c.args[1], params))
+            or (ctx.call_name(c) in _CONVERSIONS and _param_operand(c.args[0], params)))]
+        if not binops and not calls:
+            return
         rebound = {t.id for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign)
                    for t in _targets(node) if isinstance(t, ast.Name)}
         candidates = params - rebound
         if not candidates:
             return
         float32 = _float32_names(ctx)
-        for node in ctx.scope.nodes(ast.BinOp):
-            if not isinstance(node.op, _ARITHMETIC):
-                continue
+        for node in binops:
             hit = _mixed(ctx, node.left, node.right, candidates, float32) or _mixed(
                 ctx, node.right, node.left, candidates, float32)
             if hit:
                 yield self._hit(node, hit)
-        for call in ctx.scope.nodes(ast.Call):
+        for call in calls:
             name = ctx.call_name(call)
-            if name in _CONVERSIONS and call.args and _param_operand(call.args[0], params) \
-                    and _asks_float32(call):
-                # ``tf.convert_to_tensor(y, tf.float32)``: fine on an array, ValueError on a float64 tensor
-                yield self._hit(call, _param_operand(call.args[0], params))  # type: ignore[arg-type]
-            if name not in _TWO_TENSOR_OPS or len(call.args) < 2:
+            if name in _CONVERSIONS:
+                if _asks_float32(call):
+                    # ``tf.convert_to_tensor(y, tf.float32)``: fine on an array, ValueError on a float64 tensor
+                    yield self._hit(call, _param_operand(call.args[0], params))  # type: ignore[arg-type]
                 continue
             # Eagerly the first argument sets the dtype: a float32 tensor first converts the array
             # after it; an array first fails eagerly too (not a tf.function matter).
@@ -191,7 +196,8 @@ def _made_variables(ctx: ScopeContext, owner: ast.AST | Scope, attributes: bool 
     class) bound to a ``tf.Variable``: float32 unless made from float64 values."""
     if isinstance(owner, Scope):
         return owner.cached("tf109_variables", lambda: _variables_in(ctx, owner.nodes(ast.Assign), attributes))
-    return _variables_in(ctx, [n for n in ast.walk(owner) if isinstance(n, ast.Assign)], attributes)
+    return module_scope(ctx.scope).cached(f"tf109_attributes:{id(owner)}", lambda: _variables_in(
+        ctx, [n for n in ast.walk(owner) if isinstance(n, ast.Assign)], attributes))
 
 
 def _variables_in(ctx: ScopeContext, assigns: list[ast.Assign], attributes: bool) -> frozenset[str]:
