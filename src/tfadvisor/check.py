@@ -233,13 +233,23 @@ def check_paths(paths: Iterable[str], *, config: Config | None = None, jobs: int
 
 def check_source(text: str, path: str = "<string>.py", config: Config | None = None,
                  notebook: bool = False) -> Report:
-    """Analyse one source text (rule examples, notebooks in IPython, tests)."""
+    """Analyse one source text (rule examples, notebooks in IPython, tests). A module that does not
+    parse whole is read as ``check_paths`` reads it, without its broken top-level blocks; one where
+    that keeps nothing raises the SyntaxError."""
     config = config or Config()
     rules = selected(config.select, config.ignore)
-    tree = _parse(text, path, notebook)
+    status = FileStatus(path)
+    try:
+        tree = _parse(text, path, notebook)
+    except SyntaxError:
+        recovered = None if notebook else recover(text)
+        if recovered is None:
+            raise
+        text, status.skipped_lines = recovered
+        tree = _parse(text, path)
     summary = summarize(tree, path, os.path.splitext(os.path.basename(path))[0], False, text,
                         [cls() for cls in rules])
-    return build_report([summary], [FileStatus(path)], rules, config)
+    return build_report([summary], [status], rules, config)
 
 
 def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStatus],

@@ -79,3 +79,11 @@ def test_fix_leaves_such_a_file_as_it_is(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "left untouched" in result.output
     assert target.read_text(encoding="utf-8") == LISTING
+
+
+def test_lines_are_pythons_lines_not_unicode_ones() -> None:
+    """``\\x1c`` and ``\\u2028`` end a line for str.splitlines() but not for Python: a block is cut
+    only at newlines, and text Python rejects there stays an error on disk and in memory alike."""
+    assert recover("x = 1\x1cy = 2\n") is None
+    text, skipped = recover("a = '\u2028'\n\nprint 'py2'\n\ndef f(x):\n    return x\n")  # type: ignore[misc]
+    assert text.split("\n")[0] == "a = '\u2028'" and [(s.start, s.end) for s in skipped] == [(3, 3)]

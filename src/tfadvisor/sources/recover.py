@@ -24,7 +24,7 @@ _MAX_BLOCKS = 2000  # beyond that, a file that does not parse is reported as it 
 def recover(text: str) -> tuple[str, list[SkippedLines]] | None:
     """``text`` with its unparsable top-level blocks blanked, and what was blanked; None when
     nothing can be kept (no block parses, or the blanked text still does not)."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # not splitlines(): Python's lines end at \n only, not at \x1c or \u2028
     blocks = _blocks(lines)
     if not blocks or len(blocks) > _MAX_BLOCKS:
         return None
@@ -41,7 +41,7 @@ def recover(text: str) -> tuple[str, list[SkippedLines]] | None:
         skipped.append(SkippedLines(start + 1, end, start + line if line else None, reason))
     if not skipped or len(skipped) == len(blocks):
         return None
-    joined = "\n".join(kept) + "\n"
+    joined = "\n".join(kept)
     if _problem(joined) is not None:
         return None
     return joined, skipped
