@@ -1402,3 +1402,42 @@ def test_a_keras_train_step_the_program_calls_itself_is_decorated() -> None:
         training_loop(make_model(), tf.data.Dataset.from_tensors((tf.ones([4, 3]), tf.zeros([4, 1]))).repeat(8), 3)
         """)
     assert fns["Net.train_step"].verdict is Verdict.DECORATE
+
+
+def test_a_gan_step_handed_its_models_is_not_held_back_as_a_function_passed_in() -> None:
+    """``run_optimization(generator, discriminator, real_images)`` calls two parameters: they are
+    the models (named so), not functions handed in whose new closures would retrace. The step
+    draws its noise with NumPy, frozen at trace time: fix-first (use tf.random), as judged."""
+    fns, _ = single("""
+        import numpy as np
+        import tensorflow as tf
+        from models import build
+
+        g_opt = tf.keras.optimizers.Adam()
+        d_opt = tf.keras.optimizers.Adam()
+
+        def run_optimization(generator, discriminator, real_images):
+            noise = np.random.normal(-1.0, 1.0, size=[16, 8]).astype(np.float32)
+            with tf.GradientTape() as g_tape, tf.GradientTape() as d_tape:
+                fake = generator(noise, training=True)
+                d_fake = discriminator(fake, training=True)
+                d_real = discriminator(real_images, training=True)
+                d_loss = tf.reduce_mean(d_fake) - tf.reduce_mean(d_real)
+                g_loss = -tf.reduce_mean(d_fake)
+            d_grads = d_tape.gradient(d_loss, discriminator.trainable_variables)
+            d_opt.apply_gradients(zip(d_grads, discriminator.trainable_variables))
+            g_grads = g_tape.gradient(g_loss, generator.trainable_variables)
+            g_opt.apply_gradients(zip(g_grads, generator.trainable_variables))
+            return g_loss, d_loss
+
+        def train(generator, discriminator, batches):
+            for real in batches:
+                args = [generator, discriminator, real]
+                run_optimization(*args)
+
+        g, d, batches = build()
+        train(g, d, batches)
+        """)
+    step = fns["run_optimization"]
+    assert step.verdict is Verdict.FIX_FIRST and "TF205" in step.reasons
+    assert not any("tensors as generator" in a for a in step.assumptions)

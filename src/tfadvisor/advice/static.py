@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context, values
+from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
@@ -325,9 +326,10 @@ def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
     for none of the non-steps; so the advice goes on as if they were tensors, said as a guess."""
     if not ((_computes_a_step(case) or _evaluates(case)) and case.project.heavy[case.fn.id]):
         return None
-    if any(call.callee in unseen for call in case.fn.calls):
+    if any(call.callee in unseen and not looks_like_model(call.callee) for call in case.fn.calls):
         return None  # ``loss_fn()``: a function passed in (a new closure per call retraces), not data
-    return _guessed_change(case, _entry_point, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(unseen))} "
+    data = [n for n in unseen if not looks_like_model(n)] or unseen  # ``generator``: the model, not data
+    return _guessed_change(case, _entry_point, f"assumed: its callers pass tensors as {', '.join(dict.fromkeys(data))} "
                            f"(not seen; a Python number would retrace it once per value): {MEASURE} to confirm")
 
 

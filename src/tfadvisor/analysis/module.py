@@ -579,6 +579,12 @@ _MODEL_NAMES = frozenset({"model", "layer", "net", "network", "encoder", "decode
                           "discriminator", "critic", "policy", "loss_fn", "loss_object", "rnn", "lstm", "gru"})
 
 
+def looks_like_model(name: str) -> bool:
+    """A name programs give a model or layer they call (``generator(noise)``): not a function
+    passed in, whose new closure per call would retrace."""
+    return name in _MODEL_NAMES or name.endswith(("_model", "_layer", "_net"))
+
+
 def _maybe_tensor(ctx: ScopeContext, node: ast.AST) -> bool:
     """A tensor, or the result of one of the project's calls (which the project pass may know)."""
     return ctx.is_tensor(node) == (True, ()) or (isinstance(node, ast.Name) and node.id in ctx.sources)
@@ -633,8 +639,7 @@ def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
     func = call.func
     if isinstance(func, ast.Name):
-        return (func.id in _MODEL_NAMES or func.id.endswith(("_model", "_layer", "_net"))
-                or (func.id in ctx.module_models and func.id not in ctx.params))
+        return looks_like_model(func.id) or (func.id in ctx.module_models and func.id not in ctx.params)
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return func.attr in ctx.layer_attrs or func.attr in _MODEL_NAMES
     return False
