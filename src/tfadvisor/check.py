@@ -25,7 +25,7 @@ from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import Config
-from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, Verdict
+from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, SkippedLines, Verdict
 from tfadvisor.paths import display_path
 from tfadvisor.rules import selected
 from tfadvisor.rules.base import Rule
@@ -62,6 +62,22 @@ def _parse(text: str, filename: str, notebook: bool = False) -> ast.Module:
         return compile(text, filename, "exec", flags, dont_inherit=True)
 
 
+def _parse_module(text: str, filename: str, notebook: bool = False) -> tuple[ast.Module, str, list[SkippedLines]]:
+    """The tree, the text it was parsed from, and what was left out: a module that does not parse
+    whole is read without its broken top-level blocks (sources/recover.py). When that keeps
+    nothing, the module's own SyntaxError is raised."""
+    try:
+        return _parse(text, filename, notebook), text, []
+    except SyntaxError as error:
+        recovered = None if notebook else recover(text)
+        if recovered is None:
+            raise
+        try:
+            return _parse(recovered[0], filename), *recovered
+        except SyntaxError:
+            raise error from None
+
+
 def module_names(paths: Sequence[str]) -> dict[str, str]:
     """Names for the files that would share one (``lesson06/model.py`` and ``lesson07/model.py``,
     scripts outside any package): each gets its folders in its name (``lesson06.model``), so two
@@ -90,43 +106,24 @@ def analyze_file(path: str, codes: tuple[str, ...], module: str | None = None) -
     shown = display_path(path)
     try:
         source = read_source(path)
-        tree = _parse(source.text, shown, source.notebook)
+        tree, text, skipped = _parse_module(source.text, shown, source.notebook)
         name, is_package = module_name(path)
         name = module or name
         rules = [cls() for cls in _rule_classes(codes)]
-        summary = summarize(tree, shown, name, is_package, source.text, rules)
+        summary = summarize(tree, shown, name, is_package, text, rules)
         summary.cell_map = source.cell_map
-        return FileStatus(shown, skipped_cells=source.skipped_cells), summary
+        return FileStatus(shown, skipped_cells=source.skipped_cells, skipped_lines=skipped), summary
     except SourceError as exc:
         return FileStatus(shown, "error", str(exc)), None
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "?"
-        error = f"syntax error at {where}: {exc.msg}"
-        return _analyze_recovered(path, shown, module, codes, error)
+        return FileStatus(shown, "error", f"syntax error at {where}: {exc.msg}"), None
     except (RecursionError, MemoryError):
         return FileStatus(shown, "error", "too deeply nested to analyse"), None
     except ValueError as exc:  # e.g. "source code string cannot contain null bytes"
         return FileStatus(shown, "error", f"cannot parse: {exc}"), None
     except Exception as exc:  # noqa: BLE001 - an analysis bug must not lose the other files
         return FileStatus(shown, "error", f"internal error while analysing ({type(exc).__name__}: {exc})"), None
-
-
-def _analyze_recovered(path: str, shown: str, module: str | None, codes: tuple[str, ...],
-                       error: str) -> tuple[FileStatus, ModuleSummary | None]:
-    """A module that does not parse whole: its top-level blocks that do are analysed, the others
-    listed (sources/recover.py); a file where that keeps nothing stays an error."""
-    try:
-        source = read_source(path)
-        recovered = None if source.notebook else recover(source.text)
-        if recovered is None:
-            return FileStatus(shown, "error", error), None
-        text, skipped = recovered
-        tree = _parse(text, shown)
-        name, is_package = module_name(path)
-        summary = summarize(tree, shown, module or name, is_package, text, [cls() for cls in _rule_classes(codes)])
-        return FileStatus(shown, skipped_lines=skipped), summary
-    except Exception:  # noqa: BLE001 - the file's first error is the one to report
-        return FileStatus(shown, "error", error), None
 
 
 def _rule_classes(codes: tuple[str, ...]) -> list[type[Rule]]:
@@ -238,18 +235,10 @@ def check_source(text: str, path: str = "<string>.py", config: Config | None = N
     that keeps nothing raises the SyntaxError."""
     config = config or Config()
     rules = selected(config.select, config.ignore)
-    status = FileStatus(path)
-    try:
-        tree = _parse(text, path, notebook)
-    except SyntaxError:
-        recovered = None if notebook else recover(text)
-        if recovered is None:
-            raise
-        text, status.skipped_lines = recovered
-        tree = _parse(text, path)
+    tree, text, skipped = _parse_module(text, path, notebook)
     summary = summarize(tree, path, os.path.splitext(os.path.basename(path))[0], False, text,
                         [cls() for cls in rules])
-    return build_report([summary], [status], rules, config)
+    return build_report([summary], [FileStatus(path, skipped_lines=skipped)], rules, config)
 
 
 def build_report(summaries: Sequence[ModuleSummary | None], files: list[FileStatus],

@@ -1441,3 +1441,23 @@ def test_a_gan_step_handed_its_models_is_not_held_back_as_a_function_passed_in()
     step = fns["run_optimization"]
     assert step.verdict is Verdict.FIX_FIRST and "TF205" in step.reasons
     assert not any("tensors as generator" in a for a in step.assumptions)
+
+
+def test_a_star_import_does_not_make_a_pytorch_module_tensorflow() -> None:
+    """``from utils import *`` in a PyTorch script: the star lends ``tf`` its usual meaning where the
+    module uses it, but the module is still PyTorch's, out of scope."""
+    fns, _ = single("""
+        import torch
+        from utils import *
+
+        def train_step(model, x, y, opt):
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            opt.step()
+            return loss
+
+        for i in range(100):
+            train_step(net, torch.ones(4, 3), torch.zeros(4, 1), opt)
+        """)
+    assert fns["train_step"].verdict is Verdict.LEAVE_EAGER
+    assert any("torch" in a for a in fns["train_step"].assumptions)

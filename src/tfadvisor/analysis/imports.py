@@ -102,4 +102,4 @@ class ImportMap:
         return root
 
     def imports_tensorflow(self) -> bool:
-        return self.star or any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())
+        return any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())

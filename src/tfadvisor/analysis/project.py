@@ -478,7 +478,7 @@ class Project:
 
     def _called_by_name(self, module: str, name: str) -> bool:
         """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
-        mod = next((m for m in self.modules if m.module == module), None)
+        mod = self._modules_by_name.get(module)
         if mod is None:
             return False
         sites = [*mod.module_calls, *(site for f in mod.functions for site in f.calls)]

@@ -119,9 +119,7 @@ predict(np.random.rand(8, 3))
             or (ctx.call_name(c) in _CONVERSIONS and _param_operand(c.args[0], params)))]
         if not binops and not calls:
             return
-        rebound = {t.id for node in ctx.scope.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign)
-                   for t in _targets(node) if isinstance(t, ast.Name)}
-        candidates = params - rebound
+        candidates = params - {n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}
         if not candidates:
             return
         float32 = _float32_names(ctx)
@@ -150,13 +148,12 @@ predict(np.random.rand(8, 3))
                         depends_on=(f"#{param}",))
 
 
-def _targets(node: ast.AST) -> list[ast.AST]:
-    if isinstance(node, ast.Assign):
-        out: list[ast.AST] = []
-        for t in node.targets:
-            out += list(t.elts) if isinstance(t, (ast.Tuple, ast.List)) else [t]
-        return out
-    return [node.target]  # type: ignore[attr-defined]
+def _targets(node: ast.Assign) -> list[ast.AST]:
+    """What an assignment binds, tuples unpacked one level (``pred, state = model(x)``)."""
+    out: list[ast.AST] = []
+    for t in node.targets:
+        out += list(t.elts) if isinstance(t, (ast.Tuple, ast.List)) else [t]
+    return out
 
 
 def _param_operand(node: ast.AST, candidates: set[str]) -> str | None:
@@ -203,8 +200,8 @@ def _made_variables(ctx: ScopeContext, owner: ast.AST | Scope, attributes: bool 
 def _variables_in(ctx: ScopeContext, assigns: list[ast.Assign], attributes: bool) -> frozenset[str]:
     out = set()
     for node in assigns:
-        if not (isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                and node.value.func.attr == "Variable" and _float32_initial(ctx, node.value)):
+        if not (isinstance(node.value, ast.Call) and ctx.call_name(node.value) == "tensorflow.Variable"
+                and _float32_initial(ctx, node.value)):
             continue
         for target in node.targets:
             if attributes and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \

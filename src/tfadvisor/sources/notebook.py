@@ -76,12 +76,13 @@ def join_cells(path: str, cells: Iterable[tuple[int, str]]) -> Source:
     return Source(path=path, text=text, notebook=True, cell_map=cell_map, skipped_cells=skipped)
 
 
-def parse_problem(python: str, path: str = "<cell>") -> tuple[int | None, str] | None:
-    """(line, reason) when one cell's Python does not parse, else None."""
+def parse_problem(python: str, path: str = "<cell>", flags: int = PARSE_FLAGS) -> tuple[int | None, str] | None:
+    """(line, reason) when one cell's Python does not parse, else None. ``flags``: a cell's by
+    default (top-level ``await``); a module's are ``ast.PyCF_ONLY_AST`` (sources/recover.py)."""
     try:
         with warnings.catch_warnings():  # invalid escapes and the like: not ours to show
             warnings.simplefilter("ignore")
-            compile(python, path, "exec", PARSE_FLAGS, dont_inherit=True)
+            compile(python, path, "exec", flags, dont_inherit=True)
     except SyntaxError as exc:
         return exc.lineno, f"not Python: {exc.msg}"
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting

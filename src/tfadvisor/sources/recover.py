@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 
 from tfadvisor.model import SkippedLines
+from tfadvisor.sources.notebook import parse_problem
 
 # Lines that continue the block above rather than start one.
 _CONTINUES = re.compile(r"(else|elif|except|finally|case)\b|[)\]}]")
@@ -23,7 +23,7 @@ _MAX_BLOCKS = 2000  # beyond that, a file that does not parse is reported as it 
 
 def recover(text: str) -> tuple[str, list[SkippedLines]] | None:
     """``text`` with its unparsable top-level blocks blanked, and what was blanked; None when
-    nothing can be kept (no block parses, or the blanked text still does not)."""
+    nothing can be kept (no block parses, or every block does)."""
     lines = text.split("\n")  # not splitlines(): Python's lines end at \n only, not at \x1c or \u2028
     blocks = _blocks(lines)
     if not blocks or len(blocks) > _MAX_BLOCKS:
@@ -32,7 +32,7 @@ def recover(text: str) -> tuple[str, list[SkippedLines]] | None:
     skipped: list[SkippedLines] = []
     for start, end in blocks:
         chunk = "\n".join(lines[start:end]) + "\n"
-        problem = _problem(chunk)
+        problem = parse_problem(chunk, flags=ast.PyCF_ONLY_AST)
         if problem is None:
             continue
         for i in range(start, end):
@@ -41,10 +41,7 @@ def recover(text: str) -> tuple[str, list[SkippedLines]] | None:
         skipped.append(SkippedLines(start + 1, end, start + line if line else None, reason))
     if not skipped or len(skipped) == len(blocks):
         return None
-    joined = "\n".join(kept)
-    if _problem(joined) is not None:
-        return None
-    return joined, skipped
+    return "\n".join(kept), skipped  # the caller parses it (check.py), and fails as before if it cannot
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int]]:
@@ -66,15 +63,3 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
             end -= 1  # blank lines after a block belong to no block
         out.append((start, end))
     return out
-
-
-def _problem(code: str) -> tuple[int | None, str] | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(code)
-    except SyntaxError as exc:
-        return exc.lineno, f"not Python: {exc.msg}"
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return None, f"cannot parse: {exc}"
-    return None
