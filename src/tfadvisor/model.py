@@ -251,7 +251,7 @@ class Measurement:
     policy_verdict: str | None = None
 
 
-AdviceEditKind = Literal["decorate", "undecorate", "set-option", "pass-as-tensors"]
+AdviceEditKind = Literal["decorate", "decorate-per-call", "undecorate", "set-option", "pass-as-tensors"]
 
 
 @dataclass
@@ -264,6 +264,11 @@ class AdviceEdit:
     option: str | None = None
     # pass-as-tensors: parameter -> dtype, wrapped as ``tf.constant(value, dtype)`` where it is called.
     arguments: dict[str, str] | None = None
+    # decorate-per-call: the function (its id) that makes one tf.function of this one each time it
+    # runs (``step_fn = tf.function(step)`` at its top, its calls through ``step_fn``): the run
+    # handed the function new objects that built variables after its first call, which one
+    # tf.function for the whole program cannot trace (TF401).
+    caller: str | None = None
 
 
 @dataclass

@@ -7,28 +7,22 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAM = os.path.join(HERE, "graph_programs", "saved_module.py")
-ENV = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
 
 pytestmark = pytest.mark.slow
 
 
-def _run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=600)
-
-
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def runs(tmp_path_factory, run_quiet):
     tmp = tmp_path_factory.mktemp("graph_uses")
-    alone = _run([sys.executable, PROGRAM], tmp)
+    alone = run_quiet([sys.executable, PROGRAM], tmp)
     report = tmp / "run.json"
-    observed = _run([sys.executable, "-m", "tfadvisor", "run", "-q", "--budget", "20", "--format", "json",
+    observed = run_quiet([sys.executable, "-m", "tfadvisor", "run", "-q", "--budget", "20", "--format", "json",
                      "--output", str(report), PROGRAM], tmp)
     return alone, observed, json.loads(report.read_text())
 

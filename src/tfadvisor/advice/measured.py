@@ -174,6 +174,7 @@ def judge(
     evidence: policy.Evidence | None = None,
     as_tensors: Mapping[str, str] | None = None,
     needs_graph: tuple[str, ...] = (),
+    per_call_of: str | None = None,
 ) -> MeasuredDecision:
     """The verdict for one measured function: the policy's (``advice/policy.py``), with its
     findings, reasons and how sure it is.
@@ -218,8 +219,18 @@ def judge(
     if decision.pays_back_after is not None:
         out.assumptions.append(f"graph mode pays back after {decision.pays_back_after:.0f} calls; this run made "
                                f"{evidence.calls}: the verdict is for a workload that makes more")
+    if per_call_of is not None:
+        out.assumptions.append(f"one tf.function per call of {_local(per_call_of)}: the run handed it new objects that "
+                               "built their variables after its first call, which a single tf.function cannot trace "
+                               "(TF401); graph mode was priced with one trace per call of "
+                               f"{_local(per_call_of)}")
     merged = _merge_static(out, static, calls=m.calls, decorated=decorated, cured=_cured_by(tensors))
-    return _with_advice(_keep_needed_graph(merged, evidence), decision, m, evidence, tensors)
+    return _with_advice(_keep_needed_graph(merged, evidence), decision, m, evidence, tensors, per_call_of)
+
+
+def _local(function_id: str) -> str:
+    """``train.py::Trainer.fit`` -> ``Trainer.fit``."""
+    return function_id.rsplit("::", 1)[-1]
 
 
 def _keep_needed_graph(out: MeasuredDecision, evidence: policy.Evidence) -> MeasuredDecision:
@@ -246,27 +257,33 @@ def _cured_by(tensors: Mapping[str, str]) -> frozenset[str]:
 
 
 def _with_advice(out: MeasuredDecision, decision: policy.Decision, m: Measurement, evidence: policy.Evidence,
-                 tensors: dict[str, str]) -> MeasuredDecision:
+                 tensors: dict[str, str], per_call_of: str | None = None) -> MeasuredDecision:
     """Attach the typed advice: the verdict after the static merge, the policy's option and saving
     where the verdict is still the policy's, and the edits ``fix`` applies, nothing recomputed."""
     own = out.verdict is decision.verdict
     option = decision.option if own and out.verdict in (Verdict.DECORATE, Verdict.RECONFIGURE) else None
     why = decision.why if own else (out.assumptions[-1] if out.assumptions else decision.why)
+    if own and per_call_of is not None and out.verdict is Verdict.DECORATE:
+        why = f"{why}; one tf.function per call of {_local(per_call_of)}"
     out.advice = Advice(
         verdict=out.verdict, why=why, option=option, saving_s=decision.saving_s if own else None,
-        edits=advice_edits(out.verdict, option, tensors), step=decision.step, calls=evidence.calls,
+        edits=advice_edits(out.verdict, option, tensors, per_call_of), step=decision.step, calls=evidence.calls,
         pays_back_after=decision.pays_back_after if own else None,
         needs_graph=list(evidence.needs_graph) if evidence.decorated else [])
     return out
 
 
-def advice_edits(verdict: Verdict, option: str | None, tensors: Mapping[str, str]) -> list[AdviceEdit]:
+def advice_edits(verdict: Verdict, option: str | None, tensors: Mapping[str, str],
+                 per_call_of: str | None = None) -> list[AdviceEdit]:
     """What following the advice changes in the code. ``input_signature`` with Python numbers that
     retrace is carried out where the function is called (the numbers passed as tensors, one
-    trace, as replay measured), not on the decorator (an int32 signature can break the body)."""
+    trace, as replay measured), not on the decorator (an int32 signature can break the body).
+    With ``per_call_of``, decorating means one tf.function per call of that function."""
     edits: list[AdviceEdit] = []
     call_site = bool(tensors) and option in (None, "input_signature")
-    if verdict is Verdict.DECORATE:
+    if verdict is Verdict.DECORATE and per_call_of is not None:
+        edits.append(AdviceEdit("decorate-per-call", option=None if call_site else option, caller=per_call_of))
+    elif verdict is Verdict.DECORATE:
         edits.append(AdviceEdit("decorate", option=None if call_site else option))
     elif verdict is Verdict.UNDECORATE:
         edits.append(AdviceEdit("undecorate"))

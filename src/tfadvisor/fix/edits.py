@@ -116,6 +116,22 @@ class PassAsTensors(FunctionEdit):
 
 
 @dataclass(frozen=True)
+class GraphPerCall(FunctionEdit):
+    """One tf.function of ``callee`` each time the function ``qualname`` runs: at its top
+    ``train_step_fn = tf.function(train_step)``, and its calls of ``train_step`` go through
+    ``train_step_fn``. For a function that ``run`` saw handed new objects (a second model, a fresh
+    optimizer) that built variables after its first call: one tf.function for the whole program
+    cannot trace that (only a first trace may create variables, TF401); one per call of the
+    caller that receives those objects can, and that is how graph mode was priced."""
+
+    callee: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.origin} {self.callee} (one tf.function per call of {self.qualname})"
+
+
+@dataclass(frozen=True)
 class Location:
     """Where a rule fix applies. ``function`` + ``def_offset`` survive lines added above the def
     (decorators, an import), so a report stays usable after an earlier fix; ``line`` is the

@@ -24,6 +24,7 @@ from tfadvisor.fix.edits import (
     RULE_EDITS,
     AddDecorator,
     Edit,
+    GraphPerCall,
     Location,
     PassAsTensors,
     RangeToTfRange,
@@ -32,7 +33,7 @@ from tfadvisor.fix.edits import (
     Skipped,
     TensorSpecData,
 )
-from tfadvisor.model import Advice, Finding, FunctionReport, Measurement, Report, Verdict, local_id
+from tfadvisor.model import Advice, Finding, FunctionReport, Measurement, Report, Verdict, local_id, split_local_id
 from tfadvisor.rules import get_rule
 
 RETRACE_REASONS = ("TF101", "TF104", "TF503", "TF601")
@@ -72,9 +73,9 @@ def plan(report: Report, options: Options | None = None) -> Plan:
     observed: argument signatures, XLA equivalence, numbers to pass as tensors)."""
     options = options or Options()
     result = Plan()
-    for fn in report.functions:
-        _plan_verdict(fn, options, result)
     functions = {fn.id: fn for fn in report.functions}
+    for fn in report.functions:
+        _plan_verdict(fn, options, result, functions)
     for finding in report.findings:
         _plan_finding(finding, functions.get(finding.function or ""), options, result)
     _plan_keras(report, options, result)
@@ -91,9 +92,10 @@ def _plan_keras(report: Report, options: Options, out: Plan) -> None:
     out.skipped += skipped
 
 
-def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
+def _plan_verdict(fn: FunctionReport, options: Options, out: Plan,
+                  functions: dict[str, FunctionReport] | None = None) -> None:
     if fn.advice is not None:
-        _plan_advice(fn, fn.advice, options, out)
+        _plan_advice(fn, fn.advice, options, out, functions or {})
         return
     verdict = Verdict(fn.verdict)
     codes = [verdict.value, *fn.reasons]
@@ -136,7 +138,8 @@ def _plan_verdict(fn: FunctionReport, options: Options, out: Plan) -> None:
         out.add(fn.path, replace(edit, description=f"set {edit.options_text()} on {name}"))
 
 
-def _plan_advice(fn: FunctionReport, advice: Advice, options: Options, out: Plan) -> None:
+def _plan_advice(fn: FunctionReport, advice: Advice, options: Options, out: Plan,
+                 functions: dict[str, FunctionReport]) -> None:
     """A measured report's answer, applied as it is: each of its edits (decorate with the option it
     chose, undecorate, set that option, pass Python numbers as tensors at the call sites), or a
     ``Skipped`` saying why not. Nothing is recomputed from reason codes: what was measured is
@@ -158,6 +161,17 @@ def _plan_advice(fn: FunctionReport, advice: Advice, options: Options, out: Plan
         if edit.kind == "decorate" and not fn.decorated:
             settings = _option_settings(fn, edit.option, options, out, required=False)
             out.add(fn.path, AddDecorator(**common, description=f"add @tf.function to {name}", **(settings or {})))
+        elif edit.kind == "decorate-per-call" and not fn.decorated:
+            caller = functions.get(edit.caller or "")
+            if caller is None:
+                out.skipped.append(Skipped(fn.path, what, f"its caller {edit.caller} is not in the report"))
+            elif edit.option is not None:
+                out.skipped.append(Skipped(fn.path, what, f"{edit.option} on a tf.function made per call is not "
+                                                          "written by fix; make it by hand"))
+            else:
+                where = local_id(caller.id)
+                out.add(caller.path, GraphPerCall(**{**common, "qualname": where}, callee=split_local_id(name)[0].split(".")[-1],
+                                                  description=f"make one tf.function of {name} per call of {where}"))
         elif edit.kind == "undecorate" and fn.decorated:
             out.add(fn.path, RemoveDecorator(**common, description=f"remove tf.function from {name}"))
         elif edit.kind == "set-option":

@@ -21,6 +21,7 @@ from tfadvisor.fix.edits import (
     DisableRunEagerly,
     Edit,
     FunctionEdit,
+    GraphPerCall,
     PassAsTensors,
     PrintToTfPrint,
     RangeToTfRange,
@@ -122,7 +123,11 @@ class _Scanner(_Scoped, cst.CSTVisitor):
         self._definitions: dict[str, int] = {}
         self.wrapped: set[str] = set()  # qualnames wrapped by `x = tf.function(f)`
         self.calls: list[_CallInfo] = []
+        self.identifiers: set[str] = set()  # every name the module uses, for a new local's name
         self._for_iters: list[cst.BaseExpression] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.identifiers.add(node.value)
 
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
@@ -355,6 +360,8 @@ class _Rewriter(_Scoped, cst.CSTTransformer):
                     lines_after = [*removed.leading_lines, *lines_after]
             self.result.applied.append(edit)
             return node.with_changes(decorators=decorators, lines_after_decorators=lines_after)
+        if isinstance(edit, GraphPerCall):
+            return self._graph_per_call(edit, node)
         if isinstance(edit, SetDecoratorOptions):
             if not targets:
                 if info.qualname not in self.scanner.wrapped:
@@ -372,6 +379,27 @@ class _Rewriter(_Scoped, cst.CSTTransformer):
             (self.result.applied if changed else self.result.unchanged).append(edit)
             return node.with_changes(decorators=decorators) if changed else node
         return node
+
+    def _graph_per_call(self, edit: GraphPerCall, node: cst.FunctionDef) -> cst.FunctionDef:
+        """``callee_fn = tf.function(callee)`` at the top of ``node``, its calls through it."""
+        spellings = _CalleeSpellings(edit.callee)
+        node.body.visit(spellings)
+        if not spellings.found:
+            self.result.skipped.append((edit, f"no call of {edit.callee} in {edit.qualname}"))
+            return node
+        if len(spellings.found) > 1:
+            self.result.skipped.append((edit, f"{edit.callee} is called as {' and '.join(sorted(spellings.found))}"))
+            return node
+        spelling = next(iter(spellings.found))
+        local = next(n for n in (f"{edit.callee}_fn", f"{edit.callee}_graph", f"{edit.callee}_tf_function")
+                     if n not in self.scanner.identifiers)
+        body = node.body.visit(_RenameCalls(spelling, local))
+        assert isinstance(body, cst.IndentedBlock)  # a def with one-line body has no calls to loop over
+        statements = list(body.body)
+        at = 1 if statements and _is_docstring(statements[0]) else 0
+        statements.insert(at, cst.parse_statement(f"{local} = {self.fn_spelling}({spelling})\n"))
+        self.result.applied.append(edit)
+        return node.with_changes(body=body.with_changes(body=statements))
 
     # `g = tf.function(f, ...)`: remove or reconfigure the wrapper
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
@@ -442,6 +470,32 @@ class _Rewriter(_Scoped, cst.CSTTransformer):
             return updated_node
         self.result.applied.append(edit)
         return new
+
+
+class _CalleeSpellings(cst.CSTVisitor):
+    """How a body calls ``name``: ``name(...)``, ``steps.name(...)``, ``self.name(...)``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        spelled = dotted(node.func)
+        if spelled is not None and (spelled == self.name or spelled.endswith("." + self.name)):
+            self.found.add(spelled)
+
+
+class _RenameCalls(cst.CSTTransformer):
+    """Calls spelled ``spelling`` go through ``local`` instead."""
+
+    def __init__(self, spelling: str, local: str) -> None:
+        self.spelling = spelling
+        self.local = local
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if dotted(original_node.func) == self.spelling:
+            return updated_node.with_changes(func=cst.Name(self.local))
+        return updated_node
 
 
 # -- rule rewrites -----------------------------------------------------------------------------
@@ -666,7 +720,7 @@ def apply_edits(code: str, edits: Sequence[Edit], *, names: TfNames | None = Non
     # The import is needed when an applied edit writes the module alias that does not exist yet.
     uses_alias = any(
         isinstance(e, (RuleEdit, PassAsTensors)) or (isinstance(e, DecoratorOptions) and e.input_signature is not None)
-        or (isinstance(e, AddDecorator) and not names.function_spelling)
+        or (isinstance(e, (AddDecorator, GraphPerCall)) and not names.function_spelling)
         for e in result.applied)
     if import_line and uses_alias and insert_import:
         new_module = add_import(new_module, import_line)

@@ -23,6 +23,7 @@ from tfadvisor.runtime.run.projection import (
     covered_finding,
     decide,
     findings_of,
+    one_per_call,
     retrace_options,
     to_function_report,
     uncovered,
@@ -81,6 +82,7 @@ class RunAnalysis:
                 decide(p)
                 _mark_covered(p)
                 continue
+            p.per_call_of = one_per_call(p, self.by_key)
             reason = None if p in todo[:MAX_REPLAYED] else _skip_reason(p)
             if reason is None and self.budget_s <= 0:
                 reason = "observation only (--budget 0)"

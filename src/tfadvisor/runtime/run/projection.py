@@ -53,10 +53,36 @@ class Projection:
     skipped: str | None = None  # why it was not replayed
     static_rules: set[str] = field(default_factory=set)  # rules ``check`` reported in this function
     measurement: Measurement | None = None  # what replay measured, in the run's seconds
+    # (caller id, its calls): the run handed this eager function new objects that built variables
+    # after its first call, all from one caller that calls it in a loop: one tf.function per call
+    # of that caller is what graph mode can be (``one_per_call``)
+    per_call_of: tuple[str, int] | None = None
 
     @property
     def verdict(self) -> Verdict:
         return self.decision.verdict if self.decision else Verdict.LEAVE_EAGER
+
+
+# A caller makes one tf.function per call only when it calls the function at least this many times
+# per call of its own (a loop): otherwise there is little to repay a trace per call.
+PER_CALL_MIN_CALLS = 4
+
+
+def one_per_call(p: Projection, by_key: dict[str, Projection]) -> tuple[str, int] | None:
+    """(caller id, caller calls) when ``p`` as one tf.function would raise for creating variables
+    after its first trace (``FunctionStats.late_variables``: a second model or optimizer) and
+    every call came from one caller of the project that loops over it: one tf.function per call
+    of that caller (one per model) traces each new object set first, which TensorFlow allows."""
+    s = p.stats
+    if s.decorated or not s.late_variables or len(s.callers) != 1:
+        return None
+    key = next(iter(s.callers))
+    parent = by_key.get(key) if key else None
+    if parent is None or parent.stats is s or parent.stats.calls < 1:
+        return None
+    if s.calls < PER_CALL_MIN_CALLS * parent.stats.calls:
+        return None
+    return parent.id, parent.stats.calls
 
 
 def uncovered(p: Projection, by_key: dict[str, Projection]) -> float:
@@ -162,7 +188,8 @@ def decide(p: Projection) -> None:
     m.break_even_calls = policy.graph_pays_after(evidence)
     tensors = as_tensors(p) if r.tensorized is not None and r.tensorized.equivalent is not False else None
     p.decision = judge(m, decorated=s.decorated, static=p.static, measured_calls=s.calls,
-                       retrace_args=changed, location=location, evidence=evidence, as_tensors=tensors)
+                       retrace_args=changed, location=location, evidence=evidence, as_tensors=tensors,
+                       per_call_of=p.per_call_of[0] if p.per_call_of else None)
     p.saved_s = m.saved_s
     if p.verdict is Verdict.KEEP or p.verdict is Verdict.LEAVE_EAGER or m.saved_s is None:
         p.projected_total_s = p.eager_total_s if p.verdict is Verdict.KEEP else None
@@ -182,7 +209,7 @@ def _late_variables(p: Projection, r: Replay) -> None:
     again, and only the first trace may create variables. Replay cannot see it (the program has
     built everything by then), the observation did."""
     s = p.stats
-    if s.decorated or not s.late_variables or r.graph_error is not None:
+    if s.decorated or not s.late_variables or r.graph_error is not None or p.per_call_of is not None:
         return
     try:
         names = list(inspect.signature(s.function).parameters)
@@ -242,6 +269,8 @@ def evidence_for(p: Projection) -> tuple[policy.Evidence, float]:
         graph_total: float | None = observed
     else:
         traces = len(s.signatures) + (1 if s.signatures_overflow else 0) or 1
+        if p.per_call_of is not None:  # a new tf.function, so a new trace, each time its caller runs
+            traces = max(traces, p.per_call_of[1])
         warm = warm_per_call(s)
         scale = warm / r.eager_s if warm and r.eager_s else 1.0
         first_call_unit = scale
@@ -336,6 +365,8 @@ def _why(p: Projection, m: Measurement) -> str:
         text += f"; pays back after {m.break_even_calls:.0f} calls"
     elif speed <= 1:
         text = f"graph not faster ({speed:.2f}x)"
+    if p.per_call_of is not None and v is Verdict.DECORATE:
+        text += f"; one tf.function per call of {p.per_call_of[0].rsplit('::', 1)[-1]} (new models)"
     return text
 
 
