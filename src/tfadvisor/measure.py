@@ -8,6 +8,10 @@ observed program does, when it runs.
 
 from __future__ import annotations
 
+import os
+import pickle
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -48,7 +52,7 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
 
     hooks = hooks or RunHooks()
     root = project_root(target, is_module, project)
-    static = _static_report(root)
+    pending = StaticInBackground(root)  # check runs beside the program, on another core
     keras = KerasSession(root)  # Keras's compile/fit, observed and measured apart (runtime/keras/)
 
     def report(analysis: RunAnalysis) -> Report:
@@ -59,7 +63,7 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
             hooks.saved(report(analysis))
 
     def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
-        save(RunAnalysis(program, observer, static, budget_s))
+        save(RunAnalysis(program, observer, pending.result(), budget_s))
 
     keras.install()
     try:
@@ -70,7 +74,7 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
         keras.remove()
     if hooks.ended:
         hooks.ended(program.outcome, program.exit_status, program.error)
-    analysis = RunAnalysis(program, observer, static, budget_s)
+    analysis = RunAnalysis(program, observer, pending.result(), budget_s)
     save(analysis)  # a report exists even if replay crashes the process
     if program.outcome not in ("not-found", "terminated") and (observer.observed() or keras.observed()):
         previous = _handle_sigterm()
@@ -90,6 +94,49 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
         finally:
             _restore_sigterm(previous)
     return RunResult(report(analysis), program.exit_status)
+
+
+class StaticInBackground:
+    """``check`` over the project in a forked child while the program runs: its 0.1-0.2 s (mostly
+    importing the rules) no longer adds to the observed program's wall time, which is what
+    ``--budget 0`` is judged by (issue 21: at most 1.10x). Forked only where that is safe: a fork
+    exists, TensorFlow is not imported yet, and this is the only thread; otherwise inline."""
+
+    def __init__(self, root: str) -> None:
+        self._result: Report | None = None
+        self._pipe: int | None = None
+        self._pid = 0
+        if not (hasattr(os, "fork") and threading.active_count() == 1 and "tensorflow" not in sys.modules):
+            self._result = _static_report(root)
+            return
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: analyse, hand the report over, leave without running exit hooks
+            status = 0
+            try:
+                os.close(read)
+                with os.fdopen(write, "wb") as out:
+                    pickle.dump(_static_report(root), out)
+            except BaseException:
+                status = 1
+            finally:
+                os._exit(status)
+        os.close(write)
+        self._pipe, self._pid = read, pid
+
+    def result(self) -> Report | None:
+        """The static report (waits for the child the first time); None if the analysis failed."""
+        if self._pipe is not None:
+            pipe, self._pipe = self._pipe, None
+            try:
+                with os.fdopen(pipe, "rb") as source:
+                    data = source.read()
+                self._result = pickle.loads(data) if data else None
+            except Exception:  # a child that died leaves no report: the measurements stand alone
+                self._result = None
+            finally:
+                os.waitpid(self._pid, 0)
+        return self._result
 
 
 def _static_report(root: str) -> Report | None:

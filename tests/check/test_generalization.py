@@ -1461,3 +1461,114 @@ def test_a_star_import_does_not_make_a_pytorch_module_tensorflow() -> None:
         """)
     assert fns["train_step"].verdict is Verdict.LEAVE_EAGER
     assert any("torch" in a for a in fns["train_step"].assumptions)
+
+
+METRIC = """\
+import tensorflow as tf
+
+
+class CountingMetric(tf.keras.metrics.Metric):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.seen.append(tf.reduce_mean(y_pred))
+
+    def result(self):
+        return tf.add_n(self.seen)
+"""
+
+
+def _metric_findings(tmp_path: Path, files: dict[str, str]) -> set[str]:
+    project(tmp_path, files)
+    report = check_paths([str(tmp_path)])
+    return {f.rule for f in report.findings if f.path.endswith("metrics.py") and f.severity != "info"}
+
+
+def test_a_metric_updated_by_an_eager_loop_is_not_graph_code(tmp_path: Path) -> None:
+    """Keras 3 runs update_state as a plain method; TF 2.21, eagerly: the list grows every call
+    (heldout15: five wrong TF202/TF106 claims on a metric no compiled step used)."""
+    loop = """\
+        import tensorflow as tf
+        from metrics import CountingMetric
+
+        def evaluate(model, batches):
+            metric = CountingMetric()
+            for x, y in batches:
+                metric.update_state(y, model(x))
+            return metric.result()
+    """
+    assert "TF202" not in _metric_findings(tmp_path, {"metrics.py": METRIC, "evaluate.py": loop})
+
+
+def test_a_metric_a_fitting_module_compiles_with_is_graph_code(tmp_path: Path) -> None:
+    fit = """\
+        import tensorflow as tf
+        from metrics import CountingMetric
+
+        def train(model, ds):
+            model.compile(optimizer="adam", loss="mse", metrics=[CountingMetric()])
+            model.fit(ds, epochs=2)
+    """
+    assert "TF202" in _metric_findings(tmp_path, {"metrics.py": METRIC, "train.py": fit})
+
+
+EAGER_STEP_MODEL = """\
+import numpy as np
+import tensorflow as tf
+
+
+class Model(tf.keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = self.compiled_loss(y, self(x, training=True))
+        if np.isnan(loss.numpy()):
+            raise ValueError("loss is NaN")
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+"""
+
+
+def test_a_keras_step_every_compile_runs_eagerly_is_not_graph_code(tmp_path: Path) -> None:
+    """Keras runs train_step as Python with run_eagerly=True (TF 2.21: `.numpy()` works there);
+    heldout15: TF206/TF201 claimed in a step every compile of the project ran eagerly."""
+    fit = """\
+        from model import Model
+
+        def train(ds):
+            model = Model()
+            model.compile(optimizer="adam", loss="mse", run_eagerly=True)
+            model.fit(ds, epochs=2)
+    """
+    project(tmp_path, {"model.py": EAGER_STEP_MODEL, "train.py": fit})
+    report = check_paths([str(tmp_path)])
+    assert "TF206" not in {f.rule for f in report.findings if f.path.endswith("model.py")}
+    (tmp_path / "train.py").write_text(textwrap.dedent(fit).replace(", run_eagerly=True", ""))
+    report = check_paths([str(tmp_path)])
+    assert "TF206" in {f.rule for f in report.findings if f.path.endswith("model.py")}
+
+
+def test_a_tf_function_doing_arithmetic_on_what_it_is_handed_is_not_called_pure_python() -> None:
+    """heldout15: `[v - lr * g for g, v in grads_and_vars]`, called with zip(grads, weights), was told
+    it does no tensor work (TF502, undecorate); its callers hand it tensors."""
+    fns, report = single("""\
+        import tensorflow as tf
+
+        class FastWeights:
+            def __init__(self, lr=0.01):
+                self.lr = lr
+
+            @tf.function
+            def update(self, grads_and_vars):
+                return [variable - self.lr * grad for grad, variable in grads_and_vars]
+
+        def adapt(fast, tape, loss, model):
+            grads = tape.gradient(loss, model.trainable_weights)
+            return fast.update(zip(grads, model.trainable_weights))
+    """)
+    update = fns["FastWeights.update"]
+    assert update.verdict is Verdict.KEEP and update.confidence == "unknown"
+    assert "TF502" not in {f.rule for f in report.findings}

@@ -44,3 +44,25 @@ def test_tfadvisor_run_is_the_library_entry_point(tmp_path, monkeypatch) -> None
     report = tfadvisor.run(str(script), budget_s=5)
     assert report.command == "run" and [r.qualname for r in report.run.table] == ["double"]
     assert report.function("tiny.py::double").verdict is Verdict.LEAVE_EAGER  # no tensor: never replayed
+
+
+def test_the_static_report_made_beside_the_program_is_the_one_made_inline() -> None:
+    """`run` forks `check` off before the program imports TensorFlow (its cost then overlaps the
+    program's); in a fresh interpreter the fork happens, and the report is the same as inline."""
+    import json
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from tfadvisor.measure import StaticInBackground, _static_report\n"
+        f"root = {os.path.join(FIXTURES, 'proj')!r}\n"
+        "pending = StaticInBackground(root)\n"
+        "forked = pending._pid != 0\n"
+        "print(json.dumps([forked, pending.result().to_dict() == _static_report(root).to_dict(),\n"
+        "                  'tensorflow' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    forked, same, imported_tf = json.loads(out.stdout.strip().splitlines()[-1])
+    assert (forked or not hasattr(os, "fork")) and same and not imported_tf

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context, values
 from tfadvisor.analysis.module import looks_like_model
-from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.analysis.project import Linked, ParamFacts, Project
 from tfadvisor.analysis.summary import FunctionSummary
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
@@ -604,6 +604,15 @@ def _pure_python(case: Case) -> Decision | None:
         return Decision(Verdict.KEEP, confidence="unknown", assumptions=[
             f"no TensorFlow op found, but {case.linked.opaque} call(s) could not be followed "
             f"(methods of objects of unknown class, calls through attributes): " + MEASURE])
+    unknown = sorted({d for deps in case.fn.param_ops for d in deps
+                      if case.linked.params.get(d, ParamFacts()).kind == "unknown"})
+    if case.linked.decorated and (unknown or case.fn.opaque_arithmetic):
+        # ``[v - lr * g for g, v in grads_and_vars]`` called with ``zip(grads, weights)``: arithmetic
+        # on what its callers pass, tensors as often as not in a function someone decorated
+        what = f"on {names(unknown)}, whose kind no call site shows" if unknown else \
+            "on values whose kind the analysis cannot tell (attributes, items of containers)"
+        return Decision(Verdict.KEEP, confidence="unknown", assumptions=[
+            f"no TensorFlow op found, but it does arithmetic {what}: as tensors that is graph work; " + MEASURE])
     if case.fn.graph_prints:
         # ``print("tracing"); tf.print(x)``: the tutorial of what a trace is, or a log written as
         # graph ops on purpose; undecorated, the Python print would run on every call

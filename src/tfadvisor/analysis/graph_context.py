@@ -82,9 +82,12 @@ KERAS_GRAPH_METHODS = frozenset({
 })
 # Of those, the ones that run as a graph whenever they run at all (``fit`` and its siblings trace
 # them): graph code for findings too. A layer's ``call`` is not among them: layers are also called
-# eagerly (a custom loop, a single forward pass), and only what calls them decides.
-KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics",
-                                  "update_state", "result"})
+# eagerly (a custom loop, a single forward pass), and only what calls them decides. Nor are a
+# metric's ``update_state`` and ``result`` (KERAS_METRIC_METHODS): Keras 3 runs them as plain
+# methods, traced only inside a compiled step, and a custom loop calls them eagerly (TF 2.21: an
+# eager ``update_state`` appends on every call).
+KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics"})
+KERAS_METRIC_METHODS = frozenset({"update_state", "result"})
 # Of those, the model's steps: Keras runs them only from fit/evaluate/predict. A program that never
 # calls those and calls its own ``compute_loss`` or ``train_step`` from an eager loop runs them eagerly.
 KERAS_STEP_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics"})
@@ -117,6 +120,8 @@ TF1_MARKERS = (
     "tensorflow.compat.v1.variable_scope", "tensorflow.variable_scope",
     "tensorflow.compat.v1.global_variables_initializer", "tensorflow.global_variables_initializer",
     "tensorflow.contrib.",
+    # gone from TensorFlow 2 (tf.compat.v1.logging, tf.io.gfile...): TF2 raises AttributeError (2.21)
+    "tensorflow.logging.", "tensorflow.python_io.", "tensorflow.gfile.", "tensorflow.app.", "tensorflow.flags.",
 )
 
 

@@ -73,6 +73,13 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
     summary.keras_driven = any(isinstance(c.func, ast.Attribute) and c.func.attr in _KERAS_DRIVERS - overridden
                                for scope in (module_scope, *functions) for c in scope.nodes(ast.Call))
+    for call in (c for scope in (module_scope, *functions) for c in scope.nodes(ast.Call)):
+        if _keras_compile(call):
+            if any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
+                   for k in call.keywords):
+                summary.eager_compiles += 1
+            else:
+                summary.graph_compiles += 1
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
@@ -410,6 +417,8 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     module_tensors = _module_tensors(ctx)
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)
+        if kind == "unknown":
+            fn.opaque_arithmetic += 1
         if kind != "tensor":
             # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
             ops += any(isinstance(side, ast.Name) and side.id in module_tensors and side.id not in ctx.local_names
@@ -862,3 +871,16 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
 
 
 __all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
+
+
+def _keras_compile(call: ast.Call) -> bool:
+    """``model.compile(...)``: any ``.compile`` call with arguments but ``re.compile``'s (counted as
+    a Keras compile when unsure: it can only keep the steps graph code) and ``super().compile``'s
+    (an override handing its own arguments on: its callers' compiles are the program's)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and (call.args or call.keywords)):
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+        return False
+    return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))

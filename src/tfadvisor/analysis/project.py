@@ -476,6 +476,21 @@ class Project:
             return not self._called_by_name(fn.module, fn.name)
         return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
 
+    def _used_where_fitted(self, linked: Linked, driven: set[str]) -> bool:
+        """A metric class's module fits, or a module that fits names the class (``compile(metrics=
+        [MeanIoU()])``): Keras's compiled steps then trace its ``update_state`` and ``result``."""
+        if linked.fn.module in driven:
+            return True
+        cls = (linked.fn.class_qualname or "").rsplit(".", 1)[-1]
+        for module in driven:
+            mod = self._modules_by_name.get(module)
+            if mod is None:
+                continue
+            sites = [*mod.module_calls, *(site for f in mod.functions for site in f.calls)]
+            if any(site.callee == cls or site.callee.endswith("." + cls) for site in sites):
+                return True
+        return False
+
     def _called_by_name(self, module: str, name: str) -> bool:
         """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
         mod = self._modules_by_name.get(module)
@@ -502,11 +517,17 @@ class Project:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
         tracing APIs, Keras's graph methods, and what they call or define."""
         driven = {m.module for m in self.modules if m.keras_driven}
+        # every compile of the project says run_eagerly=True: Keras runs the steps as Python
+        eager_keras = (sum(m.eager_compiles for m in self.modules) > 0
+                       and sum(m.graph_compiles for m in self.modules) == 0)
         roots = [fid for fid, x in self.functions.items()
                  if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
-                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS)
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS and not eager_keras)
                  # a layer's call in a program that fits or predicts: Keras traces it there
-                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven)]
+                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven)
+                 # a metric that a fitting module uses: its compiled step traces update_state/result
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_METRIC_METHODS
+                     and self._used_where_fitted(x, driven))]
         graph = self.graph_code(roots)
         by_qualname = {(x.fn.module, x.fn.qualname): fid for fid, x in self.functions.items()}
         for _ in range(4):  # functions defined inside graph code are graph code too

@@ -144,6 +144,9 @@ class FunctionSummary:
     # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.
     numpy_on_values: list[int] = field(default_factory=list)  # their lines
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
+    # ``variable - lr * grad`` on values the analysis cannot tell (items of an argument, attributes):
+    # tensor ops if they are tensors, so "no tensor work" is not known
+    opaque_arithmetic: int = 0
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
     # Every decorator that names something (canonical name, keyword options as source text): the
     # project pass decides which are tf.function wrappers (the project's own, or configured).
@@ -188,3 +191,7 @@ class ModuleSummary:
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras
     keras_driven: bool = False  # calls ``.fit``/``.evaluate``/``.predict``/``*_on_batch`` on something
+    # ``.compile(...)`` calls: with ``run_eagerly=True`` written out, and the others (Keras's default
+    # compiles the steps into a tf.function)
+    eager_compiles: int = 0
+    graph_compiles: int = 0

@@ -75,10 +75,13 @@ def encode(x):
     fix_description = "replace print(...) with tf.print(...): unsafe because tf.print formats differently and runs on every call"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        handled = {id(n) for h in ctx.scope.nodes(ast.ExceptHandler) for n in ast.walk(h)}
         for call in ctx.scope.nodes(ast.Call):
             assert isinstance(call, ast.Call)
-            if ctx.call_name(call) == "print" and not all(_static(ctx, a) for a in call.args) \
-                    and not _announces_tracing(call):
+            # in an except handler it runs only if tracing itself raises (an error of the graph
+            # at run time never reaches the handler: TF402's business), not "once per trace"
+            if ctx.call_name(call) == "print" and id(call) not in handled \
+                    and not all(_static(ctx, a) for a in call.args) and not _announces_tracing(call):
                 yield self.hit(call)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import likely_tensor, tf_loop
+from tfadvisor.rules._util import likely_tensor, single_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 LARGE = 100  # iterations from which an unrolled loop is worth a tf.range
@@ -106,7 +106,12 @@ def _literal(node: ast.AST) -> int | None:
 def _data_size(ctx: ScopeContext, node: ast.AST) -> tuple[str, tuple[str, ...]] | None:
     """``len(t)`` or ``t.shape[i]`` of a tensor ``t``."""
     if isinstance(node, ast.Call) and ctx.call_name(node) == "len" and node.args:
-        is_tensor, deps = ctx.is_tensor(node.args[0])
+        arg = node.args[0]
+        if isinstance(arg, ast.Name) and arg.id in ctx.local_names and not single_tensor(ctx, arg):
+            # a local bound to what may be a list of tensors (``clipped, _ = tf.clip_by_global_norm(
+            # grads, 1.0)``, ``tape.gradient(loss, variables)``): its length is the model's, fixed
+            return None
+        is_tensor, deps = ctx.is_tensor(arg)
         if is_tensor:
             # len(x) of a parameter counts where a call site passes a tensor (a list has a length too)
             return ast.unparse(node), tuple(d if d.startswith(("!", "?")) else f"!{d}" for d in deps)

@@ -31,7 +31,7 @@ def describe(name, count):  # TF502
 import tensorflow as tf
 
 @tf.function
-def epochs_left(done, total):  # TF502
+def epochs_left(done: int, total: int):  # TF502
     return max(total - done, 0)
 """,
     )

@@ -30,6 +30,21 @@ VARIANTS = [
         def main():
             return [step(tf.ones([2])) for _ in range(2)]
         """, tf="differs", real=True),
+    V("print-in-an-except-handler", """
+        import tensorflow as tf
+
+        @tf.function
+        def safe_ratio(x, y):
+            try:
+                ratio = x / y
+            except ValueError as e:
+                print("could not divide:", e)
+                ratio = tf.zeros_like(x)
+            return ratio
+
+        def main():
+            return [safe_ratio(tf.ones([2]) * k, tf.ones([2])) for k in (1.0, 2.0, 3.0)]
+        """, tf="same", real=True),
     V("tf-print-instead", """
         import sys
         import tensorflow as tf

@@ -29,6 +29,38 @@ VARIANTS = [
         def main():
             return [cumulative(tf.ones([n, 2])) for n in (3, 5, 7)]
         """, tf="unrolled", real=True),
+    V("len-of-clipped-gradient-list", """
+        import tensorflow as tf
+
+        w = [tf.Variable(tf.ones([2])), tf.Variable(tf.ones([3]))]
+
+        @tf.function
+        def step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w[0] * x) + tf.reduce_sum(w[1])
+            grads = tape.gradient(loss, w)
+            clipped, _ = tf.clip_by_global_norm(grads, clip_norm=1.0)
+            for i in range(len(clipped)):
+                w[i].assign_sub(0.1 * clipped[i])
+            return loss
+
+        def main():
+            return [step(tf.ones([2]) * k) for k in (1.0, 2.0, 3.0)]
+        """, tf="same", real=True),
+    V("len-of-a-dynamic-length-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def total_of_positives(x):
+            kept = tf.boolean_mask(x, x > 0)
+            total = tf.constant(0.0)
+            for i in range(len(kept)):
+                total += kept[i]
+            return total
+
+        def main():
+            return [total_of_positives(tf.constant(v)) for v in ([1.0, -2.0, 3.0], [4.0, 5.0, -1.0, 2.0])]
+        """, tf="same", real=True),
     V("tf-range-instead", """
         import tensorflow as tf
 
