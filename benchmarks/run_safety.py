@@ -101,6 +101,7 @@ class Row:
     hot: str = ""
     speed: dict[str, float] = field(default_factory=dict)
     overhead0: float = float("nan")  # fastest observed (--budget 0) run over the fastest run alone
+    fastest_alone_s: float = float("nan")
 
 
 def _mask(text: str) -> str:
@@ -161,6 +162,9 @@ def check_program(path: str, opts: argparse.Namespace) -> Row:
             observed_s.append(observed(name, tmp, 0, [])[0].wall_s)
             alone_s.append(run([sys.executable, name], tmp).wall_s)
         row.overhead0 = min(observed_s) / min(alone_s)
+        row.fastest_alone_s = min(alone_s)
+        if opts.only_overhead:
+            return row
         row.full, row.report = observed(name, tmp, opts.budget, [])
         fixed_dir = os.path.join(tmp, "fixed")
         os.mkdir(fixed_dir)
@@ -259,9 +263,13 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=None, help="run's --budget (default: run's own)")
     parser.add_argument("--only-new", action="store_true", help="only the programs of run_programs/")
     parser.add_argument("--only-epochs", action="store_true", help="only the 1 and 5 epoch comparison")
+    parser.add_argument("--only-overhead", action="store_true", help="only the --budget 0 overhead (and same output)")
     parser.add_argument("programs", nargs="*")
     opts = parser.parse_args()
-    if not opts.only_epochs:
+    if opts.only_overhead:
+        print("| program | alone | observed (budget 0) | fastest alone s | overhead 0 |")
+        print("| --- | --- | --- | ---: | ---: |")
+    elif not opts.only_epochs:
         print("| program | alone | observed (budget 0) | run | fixed | overhead 0 | overhead run | edits | skipped |")
         print("| --- | --- | --- | --- | --- | ---: | ---: | --- | --- |")
     failures = 0
@@ -273,6 +281,13 @@ def main() -> int:
         if opts.only_epochs:
             continue
         a = row.alone
+        if opts.only_overhead:
+            assert a is not None and row.observed is not None
+            same0 = row.observed.same_as(a, row.deterministic)
+            failures += not same0
+            print(f"| {row.program} | {'ok' if a.status == 0 else f'exit {a.status}'} | "
+                  f"{'same' if same0 else 'DIFFERENT'} | {row.fastest_alone_s:.2f} | {row.overhead0:.2f} |", flush=True)
+            continue
         assert a is not None and row.observed is not None and row.full is not None and row.fixed is not None
         same = [o.same_as(a, row.deterministic) for o in (row.observed, row.full, row.fixed)]
         failures += not all(same)

@@ -65,7 +65,10 @@ def _parse(text: str, filename: str, notebook: bool = False) -> ast.Module:
 def _parse_module(text: str, filename: str, notebook: bool = False) -> tuple[ast.Module, str, list[SkippedLines]]:
     """The tree, the text it was parsed from, and what was left out: a module that does not parse
     whole is read without its broken top-level blocks (sources/recover.py). When that keeps
-    nothing, the module's own SyntaxError is raised."""
+    nothing, the module's own SyntaxError is raised. A blank module (whitespace Python's tokenizer
+    refuses, such as a vertical tab, included) is an empty one, as ``sources/reading.py`` reads it."""
+    if not text.strip():
+        text = ""
     try:
         return _parse(text, filename, notebook), text, []
     except SyntaxError as error:
@@ -326,6 +329,8 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
             rule_cls = by_code.get(hit.rule)
             if quiet or rule_cls is None or not _in_scope(rule_cls, linked, fid in graph and not eager):
                 continue
+            if rule_cls.entry_only and not (linked.decorated or fid in fix_first):
+                continue  # a helper's own arguments, inside someone else's tf.function
             if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
             later = rule_cls.scope in ("graph", "project") and fid in graph and fid not in sure

@@ -1572,3 +1572,37 @@ def test_a_tf_function_doing_arithmetic_on_what_it_is_handed_is_not_called_pure_
     update = fns["FastWeights.update"]
     assert update.verdict is Verdict.KEEP and update.confidence == "unknown"
     assert "TF502" not in {f.rule for f in report.findings}
+
+
+def test_a_step_that_pops_the_label_from_its_batch_is_fixed_before_it_is_decorated() -> None:
+    """heldout16: recommender train loops doing `inputs.pop(label)` were told to decorate; TF 2.21
+    raises `ValueError: ... should not modify its Python input arguments` (TF110)."""
+    fns, report = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam()
+
+        def train_loop(inputs):
+            with tf.GradientTape() as tape:
+                labels = inputs.pop("label")
+                loss = tf.reduce_mean(tf.square(model(inputs["x"]) - labels))
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        def train(ds):
+            for batch in ds:
+                train_loop(batch)
+
+        def split(features):
+            label = features.pop("label")
+            return features, label
+
+        ds = tf.data.Dataset.from_tensor_slices({"x": tf.ones([8, 3]), "label": tf.ones([8, 1])}).batch(4)
+        train(ds)
+        pairs = ds.map(split)
+    """)
+    assert fns["train_loop"].verdict is Verdict.FIX_FIRST and "TF110" in fns["train_loop"].reasons
+    lines = {f.line for f in report.findings if f.rule == "TF110"}
+    assert lines == {8}  # the step's pop, not the map function's

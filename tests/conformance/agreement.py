@@ -15,6 +15,7 @@ from typing import Any
 CONCERNS: dict[str, frozenset[str]] = {
     **{c: frozenset({"retraces"}) for c in ("TF101", "TF102", "TF103", "TF503")},
     "TF109": frozenset({"raises"}),
+    "TF110": frozenset({"raises"}),
     **{c: frozenset({"differs"}) for c in ("TF105", "TF106", "TF201", "TF202", "TF205")},
     **{c: frozenset({"raises"}) for c in ("TF206", "TF301", "TF302", "TF303", "TF304", "TF305",
                                           "TF306", "TF308", "TF309", "TF401", "TF404", "TF406", "TF407")},

@@ -57,6 +57,9 @@ class Rule:
     # Whether a hit in a callee is a hazard of its callers too (a print is; recursion is not: a
     # recursive helper over Python structures runs fine at trace time inside its caller's graph).
     transitive: ClassVar[bool] = True
+    # Whether it is about the tf.function's own parameters, so it holds only where the function is
+    # the tf.function (decorated, or eager and advised to be): not in a helper a graph calls.
+    entry_only: ClassVar[bool] = False
     detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in docs/rules.md
 
     # per-file hook; rules without one set it to None
