@@ -797,8 +797,9 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         source = values.term_at(ctx, arg, call)  # the project pass finishes it: a dataset's batch ...
         if source != values.UNKNOWN:
             site.sources[key] = source
-    if varying and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
-        site.varying.append(key)
+    boolean = isinstance(arg, (ast.Compare, ast.BoolOp)) or (isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.Not))
+    if varying and not boolean and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+        site.varying.append(key)  # ``i == 0`` changes too, but takes two values: two traces at most
 
 
 def _few_iterations(loop: ast.AST) -> bool:
@@ -811,6 +812,17 @@ def _few_iterations(loop: ast.AST) -> bool:
         return False
     values = [b.value for b in bounds]  # type: ignore[attr-defined]
     return (values[-1] - (values[0] if len(values) == 2 else 0)) < 5
+
+
+def _only_booleans(name: str, nodes: list[ast.AST]) -> bool:
+    """Every assignment to ``name`` in a loop body is a comparison or a truth value (``first = i == 0``):
+    two values at most, two traces, fewer than TensorFlow's retracing warning needs."""
+    values = [n.value for n in nodes if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    stores = sum(1 for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store))
+    return bool(values) and len(values) == stores and all(
+        isinstance(v, (ast.Compare, ast.BoolOp)) or (isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not))
+        or (isinstance(v, ast.Constant) and isinstance(v.value, bool)) for v in values)
 
 
 def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
@@ -826,7 +838,8 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
-        varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+                       and not _only_booleans(n.id, body_nodes))
         varying.update(n.func.value.id for n in body_nodes  # a list that grows: ``xs.append(x)``
                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                        and n.func.attr in tfapi.MUTATING_METHODS and isinstance(n.func.value, ast.Name)

@@ -144,4 +144,17 @@ VARIANTS = [
                 out = pad(tf.ones([2]), BATCH)
             return out
         """, tf="same"),
+    V("first-step-flag-in-a-decoding-loop", """
+        import tensorflow as tf
+
+        @tf.function
+        def decode_step(state, first):
+            return state * 2.0 if first else state + 1.0
+
+        def main():
+            state = tf.ones([2])
+            for i in range(12):
+                state = decode_step(state, i == 0)
+            return state
+        """, tf="same", real=True, note="`i == 0` takes two values: two traces for twelve calls"),
 ]
