@@ -1606,3 +1606,30 @@ def test_a_step_that_pops_the_label_from_its_batch_is_fixed_before_it_is_decorat
     assert fns["train_loop"].verdict is Verdict.FIX_FIRST and "TF110" in fns["train_loop"].reasons
     lines = {f.line for f in report.findings if f.rule == "TF110"}
     assert lines == {8}  # the step's pop, not the map function's
+
+
+def test_a_pytorch_step_in_a_module_that_loads_data_with_keras_is_out_of_scope() -> None:
+    """heldout16: a book chapter loads IMDB with Keras and trains a PyTorch model; its train_step
+    was told to decorate (judged leave-eager: tf.function does not apply to torch)."""
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+        import torch
+
+        (x_train, y_train), _ = tf.keras.datasets.imdb.load_data(num_words=100)
+
+        def train_step(model, optimizer, x, t):
+            x, t = torch.LongTensor(x), torch.Tensor(t)
+            model.train()
+            loss = torch.nn.functional.binary_cross_entropy(model(x), t)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            return loss
+
+        def train(model, optimizer):
+            for i in range(100):
+                train_step(model, optimizer, x_train[i:i + 1], y_train[i:i + 1])
+    """)
+    step = fns["train_step"]
+    assert step.verdict is Verdict.LEAVE_EAGER and any("PyTorch code" in a for a in step.assumptions)

@@ -164,9 +164,12 @@ def _tf1(case: Case) -> Decision | None:
 
 def _other_framework(case: Case) -> Decision | None:
     framework = case.project.other_framework.get(case.fn.path)
+    verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
+    if framework is None and case.fn.torch_call is not None and not case.linked.decorated:
+        # a book chapter that loads IMDB with Keras and trains a PyTorch model: the step is torch's
+        return Decision(verdict, assumptions=[f"PyTorch code (it calls {case.fn.torch_call}): out of scope"])
     if framework is None:
         return None
-    verdict = Verdict.KEEP if case.linked.decorated else Verdict.LEAVE_EAGER
     return Decision(verdict, assumptions=[f"{framework} code (the module imports {framework}, not TensorFlow): out of scope"])
 
 

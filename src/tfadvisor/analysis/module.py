@@ -291,6 +291,8 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     params = {p.name: p for p in fn.params}
     call_ops = _count_calls(fn, ctx, params)
     fn.tensor_ops = call_ops + _count_binops(fn, ctx, params)
+    fn.torch_call = next((name for call in ctx.scope.nodes(ast.Call)
+                          if (name := ctx.call_name(call) or "").startswith("torch.")), None)
     _attribute_evidence(ctx, params)
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})

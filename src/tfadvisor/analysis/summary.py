@@ -147,6 +147,7 @@ class FunctionSummary:
     # ``variable - lr * grad`` on values the analysis cannot tell (items of an argument, attributes):
     # tensor ops if they are tensors, so "no tensor work" is not known
     opaque_arithmetic: int = 0
+    torch_call: str | None = None  # the first ``torch.*`` call: PyTorch code in a module that imports both
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
     # Every decorator that names something (canonical name, keyword options as source text): the
     # project pass decides which are tf.function wrappers (the project's own, or configured).
