@@ -312,7 +312,7 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     # code is used).
     traced = [fid for fid, root in project.graph_roots.items()
               if fid == root and not project.is_test(project.functions[fid].fn)]
-    fix_first = [fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST and d.becomes_graph]
+    fix_first = {fid for fid, d in decisions.items() if d.verdict is Verdict.FIX_FIRST and d.becomes_graph}
     graph = project.graph_code([*traced, *fix_first])
     # Code that would be graph code only once an eager fix-first step is decorated: what would
     # break there is the reason for the verdict and is said, as a note, not as what TensorFlow does

@@ -30,6 +30,7 @@ from tfadvisor.model import (
     Measurement,
     ModeMeasurement,
     Verdict,
+    local_id,
 )
 from tfadvisor.rules import get_rule
 from tfadvisor.rules.base import Rule
@@ -220,17 +221,12 @@ def judge(
         out.assumptions.append(f"graph mode pays back after {decision.pays_back_after:.0f} calls; this run made "
                                f"{evidence.calls}: the verdict is for a workload that makes more")
     if per_call_of is not None:
-        out.assumptions.append(f"one tf.function per call of {_local(per_call_of)}: the run handed it new objects that "
+        out.assumptions.append(f"one tf.function per call of {local_id(per_call_of)}: the run handed it new objects that "
                                "built their variables after its first call, which a single tf.function cannot trace "
                                "(TF401); graph mode was priced with one trace per call of "
-                               f"{_local(per_call_of)}")
+                               f"{local_id(per_call_of)}")
     merged = _merge_static(out, static, calls=m.calls, decorated=decorated, cured=_cured_by(tensors))
     return _with_advice(_keep_needed_graph(merged, evidence), decision, m, evidence, tensors, per_call_of)
-
-
-def _local(function_id: str) -> str:
-    """``train.py::Trainer.fit`` -> ``Trainer.fit``."""
-    return function_id.rsplit("::", 1)[-1]
 
 
 def _keep_needed_graph(out: MeasuredDecision, evidence: policy.Evidence) -> MeasuredDecision:
@@ -264,7 +260,7 @@ def _with_advice(out: MeasuredDecision, decision: policy.Decision, m: Measuremen
     option = decision.option if own and out.verdict in (Verdict.DECORATE, Verdict.RECONFIGURE) else None
     why = decision.why if own else (out.assumptions[-1] if out.assumptions else decision.why)
     if own and per_call_of is not None and out.verdict is Verdict.DECORATE:
-        why = f"{why}; one tf.function per call of {_local(per_call_of)}"
+        why = f"{why}; one tf.function per call of {local_id(per_call_of)}"
     out.advice = Advice(
         verdict=out.verdict, why=why, option=option, saving_s=decision.saving_s if own else None,
         edits=advice_edits(out.verdict, option, tensors, per_call_of), step=decision.step, calls=evidence.calls,

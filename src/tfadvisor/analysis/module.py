@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Container, Iterable
 
 from tfadvisor.analysis import references, state, tfapi, values
@@ -71,9 +71,10 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     # ``model.predict(x)`` where the module's own class defines ``predict`` (an eager override that
     # calls ``self(x)``): the program's loop, not Keras's graph
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
-    summary.keras_driven = any(isinstance(c.func, ast.Attribute) and c.func.attr in _KERAS_DRIVERS - overridden
-                               for scope in (module_scope, *functions) for c in scope.nodes(ast.Call))
+    drivers = _KERAS_DRIVERS - overridden
     for call in (c for scope in (module_scope, *functions) for c in scope.nodes(ast.Call)):
+        if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
+            summary.keras_driven = True
         if _keras_compile(call):
             if any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in call.keywords):
@@ -133,6 +134,19 @@ _OTHER_FRAMEWORKS = ("torch", "jax", "flax", "mxnet", "paddle")
 # inside their own tf.function.
 _KERAS_DRIVERS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "test_on_batch", "predict_on_batch",
                             "fit_generator", "evaluate_generator", "predict_generator"})
+
+
+def _keras_compile(call: ast.Call) -> bool:
+    """``model.compile(...)``: any ``.compile`` call with arguments but ``re.compile``'s (counted as
+    a Keras compile when unsure: it can only keep the steps graph code) and ``super().compile``'s
+    (an override handing its own arguments on: its callers' compiles are the program's)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and (call.args or call.keywords)):
+        return False
+    receiver = func.value
+    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+        return False
+    return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))
 
 
 def _other_framework(imports: ImportMap) -> str | None:
@@ -799,8 +813,7 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         source = values.term_at(ctx, arg, call)  # the project pass finishes it: a dataset's batch ...
         if source != values.UNKNOWN:
             site.sources[key] = source
-    boolean = isinstance(arg, (ast.Compare, ast.BoolOp)) or (isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.Not))
-    if varying and not boolean and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
+    if varying and not _is_boolean(arg) and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
         site.varying.append(key)  # ``i == 0`` changes too, but takes two values: two traces at most
 
 
@@ -816,15 +829,19 @@ def _few_iterations(loop: ast.AST) -> bool:
     return (values[-1] - (values[0] if len(values) == 2 else 0)) < 5
 
 
-def _only_booleans(name: str, nodes: list[ast.AST]) -> bool:
-    """Every assignment to ``name`` in a loop body is a comparison or a truth value (``first = i == 0``):
+def _is_boolean(node: ast.AST) -> bool:
+    """A comparison or a truth value (``i == 0``, ``not done``, ``True``): two values at most."""
+    return (isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
+            or (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
+
+
+def _boolean_names(nodes: list[ast.AST]) -> set[str]:
+    """Names a loop body binds, each time, to a comparison or a truth value (``first = i == 0``):
     two values at most, two traces, fewer than TensorFlow's retracing warning needs."""
-    values = [n.value for n in nodes if isinstance(n, ast.Assign)
-              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
-    stores = sum(1 for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store))
-    return bool(values) and len(values) == stores and all(
-        isinstance(v, (ast.Compare, ast.BoolOp)) or (isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not))
-        or (isinstance(v, ast.Constant) and isinstance(v.value, bool)) for v in values)
+    stores: Counter[str] = Counter(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    booleans: Counter[str] = Counter(t.id for n in nodes if isinstance(n, ast.Assign) and _is_boolean(n.value)
+                                     for t in n.targets if isinstance(t, ast.Name))
+    return {name for name, count in booleans.items() if stores[name] == count}
 
 
 def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
@@ -840,8 +857,9 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
+        booleans = _boolean_names(body_nodes)
         varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                       and not _only_booleans(n.id, body_nodes))
+                       and n.id not in booleans)
         varying.update(n.func.value.id for n in body_nodes  # a list that grows: ``xs.append(x)``
                        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                        and n.func.attr in tfapi.MUTATING_METHODS and isinstance(n.func.value, ast.Name)
@@ -887,15 +905,3 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
 
 __all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
 
-
-def _keras_compile(call: ast.Call) -> bool:
-    """``model.compile(...)``: any ``.compile`` call with arguments but ``re.compile``'s (counted as
-    a Keras compile when unsure: it can only keep the steps graph code) and ``super().compile``'s
-    (an override handing its own arguments on: its callers' compiles are the program's)."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and (call.args or call.keywords)):
-        return False
-    receiver = func.value
-    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
-        return False
-    return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))

@@ -86,6 +86,7 @@ class Project:
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self._modules_by_name = {m.module: m for m in self.modules}
+        self._sites_by_module: dict[str, list[CallSite]] = {}
         self._module_folder = {m.module: os.path.dirname(m.path) for m in self.modules}
         self._module_file = {m.module: m.path for m in self.modules}
         self._attribute_memo: dict[tuple[str, str], dict[str, list[tuple[FunctionSummary, tuple]]]] = {}
@@ -482,23 +483,22 @@ class Project:
         if linked.fn.module in driven:
             return True
         cls = (linked.fn.class_qualname or "").rsplit(".", 1)[-1]
-        for module in driven:
-            mod = self._modules_by_name.get(module)
-            if mod is None:
-                continue
-            sites = [*mod.module_calls, *(site for f in mod.functions for site in f.calls)]
-            if any(site.callee == cls or site.callee.endswith("." + cls) for site in sites):
-                return True
-        return False
+        return any(site.callee == cls or site.callee.endswith("." + cls)
+                   for module in driven for site in self._module_sites(module))
 
     def _called_by_name(self, module: str, name: str) -> bool:
         """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
-        mod = self._modules_by_name.get(module)
-        if mod is None:
-            return False
-        sites = [*mod.module_calls, *(site for f in mod.functions for site in f.calls)]
         return any(site.callee.endswith("." + name) and not site.callee.startswith(("self.", "super", "cls."))
-                   for site in sites)
+                   for site in self._module_sites(module))
+
+    def _module_sites(self, module: str) -> list[CallSite]:
+        """Every call site of a module: its top level's and its functions' (made once per module)."""
+        sites = self._sites_by_module.get(module)
+        if sites is None:
+            mod = self._modules_by_name.get(module)
+            sites = [] if mod is None else [*mod.module_calls, *(s for f in mod.functions for s in f.calls)]
+            self._sites_by_module[module] = sites
+        return sites
 
     def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
         """Canonical names of a class's bases, through the project's own classes (8 levels)."""

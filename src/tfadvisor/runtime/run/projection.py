@@ -26,7 +26,7 @@ from typing import Any
 
 from tfadvisor.advice import measured, policy
 from tfadvisor.advice.measured import Location, MeasuredDecision, judge
-from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict
+from tfadvisor.model import Facts, Finding, FunctionReport, Measurement, ModeMeasurement, Severity, Verdict, local_id
 from tfadvisor.runtime import signature as sigmod
 from tfadvisor.runtime.run.observe import FunctionStats, graph_uses
 from tfadvisor.runtime.run.replay import Replay
@@ -366,7 +366,7 @@ def _why(p: Projection, m: Measurement) -> str:
     elif speed <= 1:
         text = f"graph not faster ({speed:.2f}x)"
     if p.per_call_of is not None and v is Verdict.DECORATE:
-        text += f"; one tf.function per call of {p.per_call_of[0].rsplit('::', 1)[-1]} (new models)"
+        text += f"; one tf.function per call of {local_id(p.per_call_of[0])} (new models)"
     return text
 
 
