@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import tempfile
 
 import hypothesmith
@@ -41,7 +42,8 @@ def assert_consistent(report: Report, schema_valid, text: str | None = None) -> 
     schema_valid(data)
     ids = {fn["id"] for fn in data["functions"]}
     assert len(ids) == len(data["functions"]), "duplicate function ids"
-    lines = text.count("\n") + 1 if text is not None else None
+    # Python's tokenizer ends a line at \r\n, \r or \n (a lone \r too, as in a generated source)
+    lines = len(re.split(r"\r\n|\r|\n", text)) if text is not None else None
     definitions: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for fn in data["functions"]:
         number = split_local_id(local_id(fn["id"]))[1]
