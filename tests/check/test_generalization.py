@@ -1633,3 +1633,138 @@ def test_a_pytorch_step_in_a_module_that_loads_data_with_keras_is_out_of_scope()
     """)
     step = fns["train_step"]
     assert step.verdict is Verdict.LEAVE_EAGER and any("PyTorch code" in a for a in step.assumptions)
+
+
+PINN = """\
+import tensorflow as tf
+
+
+class PINN:
+    def __init__(self):
+        self.dense = tf.keras.layers.Dense(1)
+
+    def pde(self, t, x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            u = self.dense(tf.concat([t, x], axis=1))
+        return u, tape.gradient(u, x)
+
+    def infer(self, t, x):
+        return self.pde(t, x)
+"""
+
+
+def test_an_import_of_a_sibling_module_reaches_the_file_beside_it(tmp_path: Path) -> None:
+    """`from pinn import PINN` in 03_wave/main.py is 03_wave/pinn.py, even where 03_wave is a package
+    and another folder has a top-level pinn.py: the script's folder comes first on sys.path."""
+    main = """\
+    import numpy as np
+    from pinn import PINN
+
+
+    def main():
+        pinn = PINN()
+        x = np.linspace(0, 1, 100).reshape(-1, 1)
+        for t in np.linspace(0, 1, 500):
+            t_inf = np.ones_like(x) * t
+            pinn.infer(t_inf, x)
+    """
+    for name, code in {"01_square/src/pinn.py": PINN, "01_square/src/main.py": main, "03_wave/__init__.py": "",
+                       "03_wave/pinn.py": PINN, "03_wave/main.py": main}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(code))
+    report = check_paths([str(tmp_path)])
+    infers = {Path(fn.path).relative_to(tmp_path).as_posix(): fn for fn in report.functions if fn.qualname == "PINN.infer"}
+    assert set(infers) == {"01_square/src/pinn.py", "03_wave/pinn.py"}
+    # each is reached from the main beside it, in a loop over time steps, with NumPy arrays
+    for path, fn in infers.items():
+        assert fn.verdict is Verdict.DECORATE, (path, fn.assumptions)
+
+
+def test_graph_code_the_program_also_calls_eagerly_per_epoch_is_decorated() -> None:
+    """A loss term called inside the decorated step and again, eagerly, after it for logging: the
+    eager calls are Python, so "already graph code" is not the whole answer."""
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        optimizer = tf.keras.optimizers.Adam()
+
+
+        def loss_ini(x, y):
+            return tf.reduce_mean(tf.square(model(x) - y))
+
+
+        @tf.function
+        def grad_desc(x, y):
+            with tf.GradientTape() as tape:
+                loss = loss_ini(x, y)
+            optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
+            return loss
+
+
+        def only_inside(x, y):
+            return tf.reduce_sum(model(x) * y)
+
+
+        @tf.function
+        def score(x, y):
+            return only_inside(x, y)
+
+
+        def train(x, y):
+            for epoch in range(1000):
+                grad_desc(x, y)
+                print(epoch, float(loss_ini(x, y)))
+            return score(x, y)
+
+
+        train(tf.random.normal([64, 2]), tf.random.normal([64, 1]))
+        """)
+    assert fns["loss_ini"].verdict is Verdict.DECORATE, fns["loss_ini"].assumptions
+    assert fns["only_inside"].verdict is Verdict.LEAVE_EAGER
+    assert any("already graph code" in a for a in fns["only_inside"].assumptions)
+
+
+def test_arrays_sliced_transposed_or_scaled_are_still_arrays() -> None:
+    """`np.tile(t).T[:, i]`, `np.ones_like(x) * t`: NumPy arrays whatever the scalar, traced once per
+    shape and dtype, so a step fed them in a loop is decorated."""
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+        layer = tf.keras.layers.Dense(1)
+
+
+        def infer(t, x):
+            return layer(tf.concat([t, x], axis=1))
+
+
+        def main(times):
+            x = np.linspace(0, 1, 64).reshape(-1, 1)
+            grid = np.tile(x, (1, 8)).T
+            for i, t in enumerate(times):
+                infer(np.ones_like(x) * t, grid[:, i:i + 1].T.T)
+        """)
+    assert fns["infer"].verdict is Verdict.DECORATE, fns["infer"].assumptions
+
+
+def test_a_call_with_training_is_a_keras_model_call() -> None:
+    """`self.models["test"](x, training=False)`: a model held in a dict is still a model; a function
+    whose only work is that call computes with tensors (it is not "no tensor work")."""
+    fns, _ = single("""\
+        import tensorflow as tf
+
+
+        class Runner:
+            def __init__(self):
+                self.models = {"test": tf.keras.Sequential([tf.keras.layers.Dense(2)])}
+
+            def test_step(self, x):
+                return self.models["test"](x, training=False)
+
+            def run(self, batches):
+                return [self.test_step(b).numpy() for b in batches]
+        """)
+    assert fns["Runner.test_step"].facts.tensor_computation
+    assert "TF502" not in fns["Runner.test_step"].reasons

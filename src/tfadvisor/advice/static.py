@@ -188,7 +188,7 @@ def _already_graph(case: Case) -> Decision | None:
     if linked.framework == "keras" and linked.fn.name == "call":
         return Decision(Verdict.LEAVE_EAGER, ["TF406"],
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
-    if linked.graph_reason is not None:
+    if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
     if linked.control_flow is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
@@ -312,7 +312,7 @@ def _entry_point(case: Case) -> Decision | None:
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
     known_tensor = [n for n, p in linked.params.items()
-                    if (p.kind == "tensor" or p.rich == "numpy") and not p.guessed]
+                    if (p.kind == "tensor" or p.rich in ("numpy", "numpy32")) and not p.guessed]
     if not known_tensor:
         unsure = [n for n, p in linked.params.items() if (p.kind == "unknown" and p.rich == "unknown") or p.guessed]
         if unsure:
@@ -355,6 +355,14 @@ def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
     return later
 
 
+def _called_eagerly_in_loops(case: Case) -> bool:
+    """Graph code that the program also calls eagerly, per batch or per epoch (PINN's loss terms,
+    inside the decorated step and again for logging after it): those calls run as Python."""
+    project = case.project
+    return any(site.in_loop and not site.rare and (c is None or c.id not in project.graph_roots)
+               and not _in_test(project, c, site) for c, site in case.linked.callers)
+
+
 def _in_test(project: Project, caller, site) -> bool:
     if caller is not None:
         return project.is_test(caller)
@@ -390,7 +398,7 @@ def _drives_batches(case: Case) -> Decision | None:
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"drives training: loops over {values.describe(iterated)} and calls the step; decorate the "
                 f"step inside it, not the loop"])
-        if not (rich in ("numpy", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
+        if not (rich in ("numpy", "numpy32", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
             continue  # a list of layers, sizes or settings: structure, unrolled once per trace
         what = values.describe(iterated)
         if rich == "unknown":

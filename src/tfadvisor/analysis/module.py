@@ -663,6 +663,8 @@ def _is_numpy_work(name: str | None, call: ast.Call) -> bool:
 def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
     func = call.func
+    if any(k.arg == "training" for k in call.keywords) and not (ctx.call_name(call) or "").startswith(_LIBRARY_ROOTS):
+        return True  # ``self.models["test"](x, training=False)``: Keras's calling convention
     if isinstance(func, ast.Name):
         return looks_like_model(func.id) or (func.id in ctx.module_models and func.id not in ctx.params)
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):

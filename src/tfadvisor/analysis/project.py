@@ -190,6 +190,9 @@ class Project:
         program runs, which need not be the folder whose packages we derived names from.
         """
         parts = dotted.split(".")
+        sibling = self._sibling_module(parts[0], near) if near is not None and len(parts) > 1 else None
+        if sibling is not None:  # the script's own folder comes first on sys.path
+            return sibling, ".".join(parts[1:])
         for cut in range(len(parts) - 1, 0, -1):
             prefix = ".".join(parts[:cut])
             if prefix in self._by_module or prefix in self._classes:
@@ -202,6 +205,15 @@ class Project:
             if candidates is not None and len(candidates) == 1:
                 return candidates[0], ".".join(parts[cut:])
         return None
+
+    def _sibling_module(self, name: str, near: str) -> str | None:
+        """The module ``name`` as a script beside ``near`` imports it (``from pinn import PINN`` in
+        03_wave/main.py is 03_wave/pinn.py, even when 03_wave is a package and another folder
+        has a top-level pinn.py)."""
+        folder = os.path.dirname(near)
+        found = [m for m in (name, *self._module_tails.get(name, ())) if m in self._module_folder
+                 and self._module_folder[m] == folder and os.path.basename(self._module_file[m]) != "__init__.py"]
+        return found[0] if len(found) == 1 else None
 
     @cached_property
     def _module_tails(self) -> dict[str, list[str]]:
@@ -604,6 +616,8 @@ class Project:
                                 and facts.rich != rich:
                             if facts.rich == "unknown":
                                 facts.rich = rich
+                            elif {facts.rich, rich} == {"numpy", "numpy32"}:
+                                facts.rich = "numpy"  # float64 at some call sites
                             elif values.is_instance(rich) and values.is_instance(facts.rich):
                                 facts.rich = values.instances([facts.rich, rich])  # objects of several classes
                             else:  # call sites disagree (a dataset here, a model there): not known
@@ -653,7 +667,7 @@ class Project:
             rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
             if rich == "unknown" and site.sources[key][0] == "any":
                 return "unknown"  # bound to an object on one path only (a NumPy reshape, an env's reset())
-            return rich if (rich in ("container", "dataset", "model", "numpy") or isinstance(rich, tuple)
+            return rich if (rich in ("container", "dataset", "model", "numpy", "numpy32") or isinstance(rich, tuple)
                             or values.is_instance(rich)) else kind
         if kind != "unknown":
             return kind

@@ -43,7 +43,8 @@ Value = tuple  # a term of the table above
 # A kind, or a tuple structure of kinds (what ``return train, test`` gives).
 Rich = Any
 
-RICH_KINDS = ("tensor", "dataset", "model", "numpy", "primitive", "container", "object", "unknown")
+# "numpy32": an array whose dtype the code set to something other than float64 (``astype(np.float32)``)
+RICH_KINDS = ("tensor", "dataset", "model", "numpy", "numpy32", "primitive", "container", "object", "unknown")
 UNKNOWN: Value = ("kind", "unknown")
 _MAX_DEPTH = 12
 _MAX_BINDINGS = 4
@@ -64,6 +65,10 @@ _KERAS_DATASETS = ("keras.utils.image_dataset_from_directory", "keras.utils.text
                    "keras.preprocessing.timeseries_dataset_from_array")
 # ``(x_train, y_train), (x_test, y_test) = keras.datasets.mnist.load_data()``: NumPy arrays.
 _KERAS_ARRAYS: Value = ("kind", (("numpy", "numpy"), ("numpy", "numpy")))
+
+
+# Attributes of an array (or tensor) that are arrays (tensors) of the same kind.
+_SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 
 
 # -- the per-file pass: terms from syntax ---------------------------------------------------------
@@ -114,6 +119,8 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
     if isinstance(node, ast.Call):
         return _call_term(ctx, node, _seen)
     if isinstance(node, ast.Attribute):
+        if node.attr in _SAME_KIND_ATTRIBUTES:  # ``a.T``: an array's transpose is an array
+            return term(ctx, node.value, _seen)
         if isinstance(node.value, ast.Name) and node.value.id == "self":
             return ("self", node.attr)
         dotted = ctx.resolve(node)
@@ -126,6 +133,9 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
             return ("key", term(ctx, node.value, _seen))  # ``tfds.load(...)["train"]``
         if isinstance(index, ast.Constant) and isinstance(index.value, int) and not isinstance(index.value, bool):
             return item_of(term(ctx, node.value, _seen), index.value)
+        if isinstance(index, ast.Slice) or (isinstance(index, ast.Tuple) and any(
+                isinstance(e, ast.Slice) for e in index.elts)):
+            return term(ctx, node.value, _seen)  # ``x[:, i]``, ``xs[1:]``: a slice of an array is an array
         return ("iter", term(ctx, node.value, _seen))  # ``xs[i]``: some element
     if isinstance(node, ast.Tuple):
         return ("tuple", tuple(term(ctx, e, _seen) for e in node.elts))
@@ -217,6 +227,8 @@ def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value
             return ("call", f"{receiver.id}.{func.attr}")
         if isinstance(receiver, ast.Name) and _is_module_name(ctx, receiver.id) and name:
             return ("call", name)  # ``pipeline.load_split()``: a function of another module
+        if func.attr == "astype" and node.args and _not_float64(node.args[0]):
+            return ("method", term(ctx, receiver, seen), "astype32")
         return ("method", term(ctx, receiver, seen), func.attr)
     if name:
         if isinstance(func, ast.Name) and func.id in ctx.params:
@@ -294,7 +306,11 @@ class Evaluator:
         kinds = {self.kind(v, fn, module, depth) for v in value[1]}
         if "tensor" in kinds:
             return "tensor"  # a tensor in arithmetic makes a tensor (NumPy operands convert)
-        if kinds <= {"numpy", "primitive"} and "numpy" in kinds:
+        if kinds <= {"numpy32", "primitive"} and "numpy32" in kinds:
+            return "numpy32"  # ``x32 / 255.0``: Python scalars do not widen an array's dtype
+        if kinds <= {"numpy", "numpy32", "primitive", "unknown"} and kinds & {"numpy", "numpy32"}:
+            # ``np.ones_like(x) * t``: an array whatever ``t`` is, short of a tensor (a tensor then);
+            # either way one trace per shape and dtype
             return "numpy"
         if kinds == {"primitive"}:
             return "primitive"
@@ -319,14 +335,14 @@ class Evaluator:
             index = value[2]
             return inner[index] if -len(inner) <= index < len(inner) else "unknown"
         # ``train, test = tfds.load(..., split=["train", "test"])``: datasets, unpacked
-        return inner if inner in ("tensor", "numpy", "dataset") else "unknown"
+        return inner if inner in ("tensor", "numpy", "numpy32", "dataset") else "unknown"
 
     def _on_iter(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         inner = self.kind(value[1], fn, module, depth)
         if inner == "dataset" or inner == "tensor":
             return "tensor"  # a dataset's elements are tensors (or structures of them)
-        if inner == "numpy":
-            return "numpy"
+        if inner in ("numpy", "numpy32"):
+            return inner
         if isinstance(inner, tuple):
             return join(list(inner))
         if isinstance(inner, str) and inner.startswith("iterator:"):
@@ -349,7 +365,11 @@ class Evaluator:
             return "numpy"  # ``batch["label"].numpy()``: only tensors (and variables) have it, in practice
         if receiver == "tensor" and method not in tfapi.EAGER_ONLY_METHODS and method not in ("get_shape", "as_list"):
             return "tensor"
-        if receiver == "numpy" and method in ("astype", "reshape", "copy", "transpose", "squeeze"):
+        if receiver in ("numpy", "numpy32") and method == "astype32":
+            return "numpy32"
+        if receiver in ("numpy", "numpy32") and method in ("reshape", "copy", "transpose", "squeeze"):
+            return receiver
+        if receiver in ("numpy", "numpy32") and method == "astype":
             return "numpy"
         return "unknown"
 
@@ -434,7 +454,9 @@ def join(kinds: list[Rich]) -> Rich:
         return first
     if all(isinstance(k, tuple) and len(k) == len(first) for k in kinds):
         return tuple(join([k[i] for k in kinds]) for i in range(len(first)))
-    if all(k in ("tensor", "numpy") for k in kinds):
+    if all(k in ("numpy", "numpy32") for k in kinds):
+        return "numpy"  # float64 on some path
+    if all(k in ("tensor", "numpy", "numpy32") for k in kinds):
         return "tensor"
     return "unknown"
 
@@ -448,14 +470,21 @@ def to_kind(rich: Rich) -> Kind:
         return "tensor"
     if rich == "primitive":
         return "primitive"
-    if rich in ("dataset", "model", "container", "object", "numpy") or isinstance(rich, tuple) or is_instance(rich):
+    if rich in ("dataset", "model", "container", "object", "numpy", "numpy32") or isinstance(rich, tuple) or is_instance(rich):
         return "object"
     return "unknown"
 
 
 def tensor_like(rich: Rich) -> bool:
     """Traced as a tensor when passed to a tf.function: a tensor, or a NumPy array."""
-    return rich in ("tensor", "numpy")
+    return rich in ("tensor", "numpy", "numpy32")
+
+
+def _not_float64(dtype: ast.AST) -> bool:
+    """``np.float32``, ``"float32"``, ``tf.int64.as_numpy_dtype``: a dtype written out that is not
+    float64 (nor Python's ``float``, which NumPy reads as float64)."""
+    text = ast.unparse(dtype)
+    return any(k in text for k in ("float32", "float16", "int", "uint", "bool")) and "float64" not in text
 
 
 def describe(value: Value) -> str:

@@ -197,4 +197,21 @@ VARIANTS = [
         def main():
             return scale(0.5)
         """, tf="same"),
+    V("arrays-cast-to-float32-after-arithmetic", """
+        import numpy as np
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+        @tf.function
+        def loss(inputs, targets):
+            return tf.reduce_mean(tf.square(targets - model(inputs)))
+
+        def main():
+            X = np.random.random((16, 1)) * 2 - 1
+            Y = X.dot(np.random.randn(1, 1)) + np.random.randn(16, 1) * 0.1
+            X = X.astype(np.float32)
+            Y = Y.astype(np.float32)
+            return [loss(X, Y) for _ in range(3)][-1]
+        """, tf="same", real=True, note="astype(np.float32) after the float64 arithmetic: float32 arrays trace as float32"),
 ]
