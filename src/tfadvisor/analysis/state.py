@@ -81,10 +81,11 @@ def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
     declared: set[str] = set()
     for node in ctx.scope.nodes(ast.Global, ast.Nonlocal):
         declared.update(node.names)  # type: ignore[attr-defined]
+    fresh = _fresh_per_call(ctx)
     for call in ctx.scope.nodes(ast.Call):
         func = call.func
         if (isinstance(func, ast.Attribute) and func.attr in tfapi.MUTATING_METHODS and id(call) not in guarded
-                and _outliving_container(ctx, func.value, declared)):
+                and _outliving_container(ctx, func.value, declared) and not _scratch(func.value, call, fresh)):
             yield call, f"{ast.unparse(func)}()"
     tensor_attrs = {ast.unparse(t) for node in ctx.scope.nodes(ast.Assign)
                     for t in node.targets
@@ -96,8 +97,44 @@ def _mutations(ctx: ScopeContext) -> Iterator[tuple[ast.AST, str]]:
         for target in targets:
             for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
                 what = _changed(ctx, node, t, declared, tensor_attrs)
-                if what:
+                if what and not (isinstance(t, ast.Subscript) and _scratch(t.value, node, fresh)):
                     yield node, what
+
+
+def _fresh_per_call(ctx: ScopeContext) -> dict[str, int]:
+    """``self.<attr>`` containers the function rebinds to a new one in its own body (not under a
+    branch), directly or by calling a method of its class that does (``self.reset_losses()``), with
+    the line from which the container is the call's own: each trace fills a fresh one, which the
+    function returns or drops (a scratch dict, not state that outlives the call)."""
+    def build() -> dict[str, int]:
+        node, cls = ctx.scope.node, ctx.scope.cls
+        out: dict[str, int] = {}
+        for stmt in getattr(node, "body", []):
+            for attr in _rebound_containers(stmt):
+                out.setdefault(attr, stmt.lineno)
+            call = stmt.value if isinstance(stmt, ast.Expr) else None
+            if (cls is not None and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and _is_self(call.func.value) and not call.args):
+                for method in cls.node.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name == call.func.attr:
+                        for inner in method.body:
+                            for attr in _rebound_containers(inner):
+                                out.setdefault(attr, stmt.lineno)
+        return out
+    return ctx.scope.cached("fresh_per_call", build)
+
+
+def _rebound_containers(stmt: ast.stmt) -> list[str]:
+    """``self.losses = {...}``: the attributes a statement binds to a new Python container."""
+    if not isinstance(stmt, ast.Assign) or not is_container(stmt.value):
+        return []
+    return [t.attr for t in stmt.targets if isinstance(t, ast.Attribute) and _is_self(t.value)]
+
+
+def _scratch(receiver: ast.AST, node: ast.AST, fresh: dict[str, int]) -> bool:
+    """``self.losses[k] += l`` after the function made ``self.losses`` anew: the call's own container."""
+    return (isinstance(receiver, ast.Attribute) and _is_self(receiver.value) and receiver.attr in fresh
+            and getattr(node, "lineno", 0) > fresh[receiver.attr])
 
 
 def stored_tensors(ctx: ScopeContext) -> list[tuple[ast.AST, str, tuple[str, ...]]]:

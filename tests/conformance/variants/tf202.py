@@ -167,4 +167,55 @@ VARIANTS = [
                 t.step(tf.ones([2]))
             return len(t.losses)
         """, tf="differs", real=True),
+    V("scratch-dict-reset-by-a-method-then-returned", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.model = tf.keras.layers.Dense(1)
+                self.losses = {}
+
+            def reset_losses(self):
+                self.losses = {"pixel": 0.0, "smooth": 0.0}
+
+            def compute_losses(self, x):
+                self.reset_losses()
+                for scale in range(2):
+                    y = self.model(x) / (2 ** scale)
+                    self.losses["pixel"] += tf.reduce_mean(tf.abs(y))
+                    self.losses["smooth"] += tf.reduce_mean(tf.square(y))
+                self.losses["pixel"] /= 2
+                self.losses["total"] = self.losses["pixel"] + self.losses["smooth"]
+                return self.losses
+
+            @tf.function
+            def step(self, x):
+                return self.compute_losses(x)
+
+        def main():
+            trainer = Trainer()
+            totals = [float(trainer.step(tf.fill([4, 3], float(i)))["total"]) for i in range(3)]
+            return totals
+        """, tf="same", real=True,
+      note="each trace fills a dict made anew at the top of the call and returns it: per call, as eagerly"),
+    V("scratch-list-made-at-the-top-then-appended", """
+        import tensorflow as tf
+
+        class Model:
+            def __init__(self):
+                self.layer = tf.keras.layers.Dense(2)
+                self.outputs = []
+
+            @tf.function
+            def forward(self, x):
+                self.outputs = []
+                for _ in range(3):
+                    x = self.layer(x)
+                    self.outputs.append(x)
+                return tf.add_n(self.outputs)
+
+        def main():
+            m = Model()
+            return [m.forward(tf.ones([1, 2]) * i).numpy().tolist() for i in range(3)]
+        """, tf="same", real=True, note="a list rebound at the top of the function: the call's own"),
 ]
