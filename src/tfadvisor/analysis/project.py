@@ -341,6 +341,7 @@ class Project:
         self._infer_params()
         self._find_recursion()
         self.graph_roots = self._graph_context()
+        self._unmark_varying_inside_graphs()
         self._mark_repeated()
         self._mark_opaque()
 
@@ -592,6 +593,20 @@ class Project:
                 if fn.class_qualname and fn.name == name[5:]:
                     return fn
         return None
+
+    def _unmark_varying_inside_graphs(self) -> None:
+        """A loop inside graph code that hands a tf.function a few Python values (``for mask in
+        anchor_masks: transform(y, grid_size, ...)`` in a ``Dataset.map`` function) traces once per
+        value while its caller is traced, then never again: not a value that changes per call."""
+        for linked in self.functions.values():
+            varying = [name for name, facts in linked.params.items() if facts.varying]
+            if not varying:
+                continue
+            eager = [(caller, site) for caller, site in linked.callers if site.varying
+                     and (caller is None or caller.id not in self.graph_roots)]
+            if not eager:
+                for name in varying:
+                    linked.params[name].varying = False
 
     def _infer_params(self) -> None:
         for linked in self.functions.values():

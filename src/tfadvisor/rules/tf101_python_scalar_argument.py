@@ -78,6 +78,8 @@ for _ in range(100):
         for fid, linked in project.functions.items():
             positional = [p.name for p in linked.fn.params if not p.variadic]
             for caller, site in linked.callers:
+                if caller is not None and caller.id in project.graph_roots:
+                    continue  # traced with its caller, once per value, not per call
                 for key in site.varying:
                     name = positional[int(key)] if key.isdigit() and int(key) < len(positional) else key
                     facts = linked.params.get(name)

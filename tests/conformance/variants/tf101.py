@@ -157,4 +157,28 @@ VARIANTS = [
                 state = decode_step(state, i == 0)
             return state
         """, tf="same", real=True, note="`i == 0` takes two values: two traces for twelve calls"),
+    V("grid-sizes-from-a-loop-inside-a-dataset-map", """
+        import tensorflow as tf
+
+        ANCHOR_MASKS = [[6, 7, 8], [3, 4, 5], [0, 1, 2]]
+
+        @tf.function
+        def targets_for_output(y, grid_size, anchor_idxs):
+            cells = tf.cast(y[..., :2] * grid_size, tf.int32)
+            return tf.scatter_nd(cells[:, None, :], tf.ones_like(y[:, :1]), [grid_size, grid_size, 1])
+
+        def transform_targets(y):
+            outs = []
+            grid_size = 13
+            for anchor_idxs in ANCHOR_MASKS:
+                outs.append(targets_for_output(y, grid_size, anchor_idxs))
+                grid_size *= 2
+            return tuple(outs)
+
+        def main():
+            ds = tf.data.Dataset.from_tensor_slices(tf.random.uniform([24, 4, 3], seed=1))
+            ds = ds.map(lambda y: transform_targets(y))
+            return [float(tf.reduce_sum(t)) for batch in ds for t in batch]
+        """, tf="same", real=True,
+      note="the loop runs while the map function is traced: three traces, once, for every element after"),
 ]
