@@ -1768,3 +1768,98 @@ def test_a_call_with_training_is_a_keras_model_call() -> None:
         """)
     assert fns["Runner.test_step"].facts.tensor_computation
     assert "TF502" not in fns["Runner.test_step"].reasons
+
+
+def test_one_compat_v1_variable_does_not_make_a_tensorflow_2_module_tf1() -> None:
+    """`self.w = tf.compat.v1.get_variable(...)` in one layer of a module of tapes and tf.functions:
+    the module is TensorFlow 2 code; a session run, a placeholder, still makes a module TF1."""
+    tf2 = """\
+        import tensorflow as tf
+
+
+        class VQ(tf.Module):
+            def __init__(self):
+                self.w = tf.compat.v1.get_variable("w", [4, 8], dtype=tf.float32)
+                self.optimizer = tf.keras.optimizers.Adam()
+
+            def train(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(tf.matmul(x, self.w)))
+                grads = tape.gradient(loss, [self.w])
+                self.optimizer.apply_gradients(zip(grads, [self.w]))
+                return loss
+
+
+        vq = VQ()
+        for _ in range(100):
+            vq.train(tf.random.normal([16, 4]))
+        """
+    fns, report = single(tf2)
+    assert fns["VQ.train"].verdict is Verdict.DECORATE, fns["VQ.train"].assumptions
+    fns, _ = single(tf2 + """\
+
+        def tf1_graph():
+            x = tf.compat.v1.placeholder(tf.float32, [None, 4])
+            with tf.compat.v1.Session() as sess:
+                return sess.run(x, {x: [[0.0] * 4]})
+        """)
+    assert fns["VQ.train"].verdict is Verdict.LEAVE_EAGER and "TF100" in fns["VQ.train"].reasons
+
+
+def test_a_hazard_in_the_class_own_call_reached_by_self_call_is_fixed_first() -> None:
+    """`theta = self(states)` in a module's train step reaches its `__call__`, whose NumPy on a
+    tensor (`np.pi * tf.range(...)`) fails under tf.function: fix first, not decorate."""
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class IQN(tf.Module):
+            def __init__(self):
+                self.fc = tf.keras.layers.Dense(4)
+                self.optimizer = tf.keras.optimizers.Adam()
+
+            def __call__(self, states):
+                pi_mtx = tf.constant(np.expand_dims(np.pi * tf.range(0, 8, dtype=tf.float32), axis=0))
+                return self.fc(states) * tf.reduce_sum(pi_mtx)
+
+            def train(self, states: tf.Tensor):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(self(states))
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return loss
+
+
+        net = IQN()
+        for _ in range(100):
+            net.train(tf.random.normal([8, 3]))
+        """)
+    assert fns["IQN.train"].verdict is Verdict.FIX_FIRST, (fns["IQN.train"].verdict, fns["IQN.train"].assumptions)
+
+
+def test_a_loop_over_an_environment_is_a_driver() -> None:
+    """`env.step(action)` is a simulator's Python: the function looping over it drives the run,
+    whatever its policy call would do under tf.function."""
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class Agent:
+            def __init__(self, envs):
+                self.envs = envs
+                self.model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+
+            def __call__(self, ob):
+                probs = tf.nn.softmax(self.model(ob[np.newaxis, :])).numpy().ravel()
+                return np.random.choice(len(probs), p=probs)
+
+            def render_episode(self, n=1):
+                for _ in range(n):
+                    ob, done = self.envs[0].reset(), False
+                    while not done:
+                        self.envs[0].render()
+                        ob, r, done, info = self.envs[0].step(self(ob))
+        """)
+    assert fns["Agent.render_episode"].verdict is Verdict.LEAVE_EAGER, fns["Agent.render_episode"].assumptions

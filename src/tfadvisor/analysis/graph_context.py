@@ -174,6 +174,16 @@ def is_keras_class(bases: list[str]) -> bool:
     return any(b.startswith(("keras.", "tf_keras.")) for b in bases)
 
 
+# TF1 APIs that TF2 code also uses, through tf.compat.v1, for one variable (``self.w =
+# tf.compat.v1.get_variable(...)`` in a layer of a 3,000-line module of tf.functions and tapes):
+# inside a function of a module that has TensorFlow 2 code, they do not make the module TF1.
+_TF1_ISLANDS = ("tensorflow.compat.v1.get_variable", "tensorflow.compat.v1.variable_scope")
+
+
+def tf1_island(name: str) -> bool:
+    return name.startswith(_TF1_ISLANDS)
+
+
 def tf1_marker(name: str | None) -> bool:
     return bool(name) and name.startswith(TF1_MARKERS)  # type: ignore[union-attr]
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable
 
-from tfadvisor.analysis import references, state, tfapi, values
+from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
@@ -85,6 +85,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
     _add_references(summary, references.scan(module_ctx), None)
+    islands: list[tuple[int, int, str]] = []  # TF1 variable plumbing inside functions (see below)
     for rule in rules:
         hook = getattr(rule, "check_module", None)
         if hook is not None:
@@ -104,11 +105,16 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         refs = references.scan(ctx)
         fn.dynamic_calls, fn.distributed = refs.dynamic_calls, refs.distributed
         fn.exported_params = refs.exported_params
+        if refs.tf1 is not None and graph_context.tf1_island(refs.tf1[2]):
+            islands.append(refs.tf1)
+            refs.tf1 = None
         _add_references(summary, refs, fn.qualname)
         summary.wrapped.extend(_wrapped(ctx))
         for rule in local_rules:
             fn.hits.extend(rule.check(ctx))  # type: ignore[attr-defined]
         summary.functions.append(fn)
+    if islands and summary.tf1 is None and not any(fn.decorated or fn.training_ops for fn in summary.functions):
+        summary.tf1 = min(islands)  # no TensorFlow 2 code around them: a TF1 module after all
     dead = _dead_lines(scope.nodes(ast.If) for scope in (module_scope, *functions))
     if dead:  # ``if 0:`` debug blocks never run, traced or not: nothing there is a finding
         for fn in summary.functions:
@@ -391,12 +397,20 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
                 fn.builds += 1  # defines layers/models/optimizers: the builder role
         elif tfapi.is_dataset_builder(name):
             fn.builds += 1
-        elif tfapi.is_io(name):
+        elif tfapi.is_io(name) or _steps_an_environment(call):
             fn.io_calls += 1
-            fn.side_effects.append((call.lineno, call.col_offset, name or "I/O"))
+            fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
         else:
             tensor_ops += _other_call(fn, ctx, call, name, params)
     return tensor_ops
+
+
+def _steps_an_environment(call: ast.Call) -> bool:
+    """``env.step(action)``, ``self.envs[0].reset()``, ``env.render()``: a simulator (Gym and the
+    like) is Python, run once per step; the function around it drives the loop."""
+    func = call.func
+    return (isinstance(func, ast.Attribute) and func.attr in ("step", "reset", "render")
+            and "env" in ast.unparse(func.value).lower().rsplit(".", 1)[-1])
 
 
 def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: str | None,

@@ -109,6 +109,9 @@ class Project:
         code) place the call: of a qualname defined more than once, the definition above it."""
         local = self._by_module.get(module, {})
         where = path or (caller.path if caller else None)
+        if callee == "self" and caller is not None and caller.class_qualname is not None:
+            # ``theta = self(states)`` in a method: the class's own ``__call__``
+            return self._same_class_body(self.method(module, caller.class_qualname, "__call__"), caller)
         if callee.startswith(("self.", "cls.")):
             if caller is None or caller.class_qualname is None or callee.count(".") != 1:
                 return None

@@ -61,15 +61,20 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             for kw in call.keywords:
                 if kw.arg == "signatures":
                     out.exports.extend((ref, call.lineno) for ref in _refs_in(ctx, kw.value))
-        if out.tf1 is None and _tf1_here(ctx, name):
+        if _weaker(out.tf1) and _tf1_here(ctx, name):
             out.tf1 = (call.lineno, call.col_offset, name or "")
-    if out.tf1 is None:
+    if _weaker(out.tf1):
         for node in ctx.scope.nodes(ast.Attribute):
             name = ctx.resolve(node)
-            if _tf1_here(ctx, name):
+            if _weaker(out.tf1) and _tf1_here(ctx, name):
                 out.tf1 = (node.lineno, node.col_offset, name or "")
-                break
     return out
+
+
+def _weaker(marker: tuple[int, int, str] | None) -> bool:
+    """No TF1 marker yet, or only one TF2 code uses too (``tf.compat.v1.get_variable``): a
+    session or a placeholder found later says more."""
+    return marker is None or graph_context.tf1_island(marker[2])
 
 
 def _tf1_here(ctx: ScopeContext, name: str | None) -> bool:
