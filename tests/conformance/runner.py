@@ -189,6 +189,11 @@ class _Recorder:
         return out
 
 
+# Everything _captured identified, kept alive for the run: an id is unique only among live
+# objects, and a model collected between two loop iterations would hand its id to the next one.
+_SEEN: list[Any] = []
+
+
 def _captured(fn: Any) -> str:
     """What the traced Python function closes over or is bound to (identities): a tf.function made per
     iteration around another layer or model traces for it, and one made once could not serve it."""
@@ -198,15 +203,16 @@ def _captured(fn: Any) -> str:
     parts = []
     bound = getattr(py, "__self__", None)
     if bound is not None:
-        parts.append(id(bound))
+        parts.append(bound)
     for cell in getattr(py, "__closure__", None) or ():
         try:
-            parts.append(id(cell.cell_contents))
+            parts.append(cell.cell_contents)
         except ValueError:  # an empty cell
             continue
     if not hasattr(py, "__code__"):
-        parts.append(id(py))  # a callable object (a layer) wrapped as it is
-    return "|" + ",".join(map(str, parts)) if parts else ""
+        parts.append(py)  # a callable object (a layer) wrapped as it is
+    _SEEN.extend(parts)
+    return "|" + ",".join(str(id(p)) for p in parts) if parts else ""
 
 
 def _tensor_signature(args: Any, kwargs: Any) -> str:
