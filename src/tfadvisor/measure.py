@@ -14,9 +14,13 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tfadvisor.model import Report
 from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
+
+if TYPE_CHECKING:
+    from tfadvisor.runtime.run.analysis import RunAnalysis
 
 DEFAULT_BUDGET_S: float | None = None  # a share of the program's own run (runtime/run/budget.py)
 
@@ -47,7 +51,6 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     ``runtime/run/budget.py``; 0: observation only). Never raises for what the program does."""
     from tfadvisor.runtime import quiet
     from tfadvisor.runtime.keras.session import KerasSession, keras_budget
-    from tfadvisor.runtime.run.analysis import RunAnalysis
     from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
 
     hooks = hooks or RunHooks()
@@ -63,6 +66,8 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
             hooks.saved(report(analysis))
 
     def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
+        from tfadvisor.runtime.run.analysis import RunAnalysis
+
         save(RunAnalysis(program, observer, pending.result(), budget_s))
 
     keras.install()
@@ -74,6 +79,10 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
         keras.remove()
     if hooks.ended:
         hooks.ended(program.outcome, program.exit_status, program.error)
+    # imported only now: the program has imported NumPy and TensorFlow itself, and the analysis's
+    # imports do not add to the observed run's wall time (issue 21: --budget 0 within 1.10x)
+    from tfadvisor.runtime.run.analysis import RunAnalysis
+
     analysis = RunAnalysis(program, observer, pending.result(), budget_s)
     save(analysis)  # a report exists even if replay crashes the process
     if program.outcome not in ("not-found", "terminated") and (observer.observed() or keras.observed()):

@@ -106,7 +106,7 @@ class RunAnalysis:
                     self.replayed += 1
             p.skipped = reason
             decide(p)
-            if checkpoint:
+            if checkpoint and p.replay is not None:  # a replay is what a crash now would lose
                 checkpoint()
         self.replay_s = time.perf_counter() - start
 
