@@ -1863,3 +1863,39 @@ def test_a_loop_over_an_environment_is_a_driver() -> None:
                         ob, r, done, info = self.envs[0].step(self(ob))
         """)
     assert fns["Agent.render_episode"].verdict is Verdict.LEAVE_EAGER, fns["Agent.render_episode"].assumptions
+
+
+def test_a_validation_step_that_reads_its_loss_back_is_fixed_first() -> None:
+    """`return pred, loss.numpy()` in a step called per test batch: move the read to the loop, then
+    decorate (the read is the part to change, not a reason to leave the step eager). A per-epoch
+    evaluation loop that prints its metrics stays a driver."""
+    fns, _ = single("""\
+        import tensorflow as tf
+
+        classifier = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+
+
+        def validation_step(x, y):
+            prediction = classifier(x, training=False)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=prediction))
+            return prediction, loss.numpy()
+
+
+        def validate(dataset, epoch):
+            mean = tf.keras.metrics.Mean()
+            for x, y in dataset:
+                mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=classifier(x, training=False)))
+            print(f"epoch {epoch}: {mean.result():.4f}")
+
+
+        def main(test_set):
+            for epoch in range(10):
+                losses = [validation_step(x, y)[1] for x, y in test_set]
+                print(sum(losses) / len(losses))
+                validate(test_set, epoch)
+
+
+        main(tf.data.Dataset.from_tensor_slices((tf.random.normal([64, 4]), tf.zeros([64], tf.int32))).batch(8))
+        """)
+    assert fns["validation_step"].verdict is Verdict.FIX_FIRST, fns["validation_step"].assumptions
+    assert fns["validate"].verdict is Verdict.LEAVE_EAGER, fns["validate"].assumptions

@@ -209,10 +209,14 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
-    if facts.role == "io" and not _computes_a_step(case) and not _trains_batches_inline(case.fn):
+    if facts.role == "io" and not (_computes_a_step(case) or _scores_and_reads(case) or _trains_batches_inline(case.fn)):
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
+    if fn.io_calls and fn.model_calls and not fn.training_ops and _loops_over_a_dataset(case):
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "evaluates and reports: loops over a dataset calling the model, then prints or logs the scores; "
+            "the per-batch step inside is the unit a graph would be"])
     if fn.is_generator:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
     if fn.periodic:
@@ -341,7 +345,8 @@ def _evaluates(case: Case) -> bool:
     """An evaluation step: calls the model and scores it (a loss, a metric's ``update_state``), no
     gradients, no I/O: the twin of a training step, fed the same batches (``val_step(x, y)``)."""
     fn = case.fn
-    return bool(fn.model_calls and fn.scores) and not fn.training_ops and case.facts.role == "compute"
+    return (bool(fn.model_calls and fn.scores) and not fn.training_ops and not fn.io_calls
+            and case.facts.role == "compute")
 
 
 def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
@@ -466,6 +471,22 @@ def _computes_a_step(case: Case) -> bool:
     # a loop over batches that does is the inline-step case ``_drives_batches`` answers.
     drives = fn.trains_inline and not any(trains for _, trains, _ in fn.batch_loops)
     return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not drives
+
+
+def _loops_over_a_dataset(case: Case) -> bool:
+    """``for x, y in dataset:`` in its own body, the dataset made there or handed in."""
+    fn, project = case.fn, case.project
+    return bool(fn.dataset_loops) or any(project.values.kind(iterated, fn, fn.module) == "dataset"
+                                         for iterated, _, _ in fn.batch_loops)
+
+
+def _scores_and_reads(case: Case) -> bool:
+    """An evaluation step that calls the model, scores it (a loss, a metric) and reads the score
+    back (``return pred, loss.numpy()``), with no loop, print or file of its own: a step whose read
+    moves to the caller (``validation_step`` per test batch), not a reporter."""
+    fn = case.fn
+    return bool(fn.model_calls and fn.scores and fn.eager_reads) and not (
+        fn.training_ops or fn.io_calls or fn.builds or fn.loops or fn.long_loops)
 
 
 def _trains_batches_inline(fn: FunctionSummary) -> bool:

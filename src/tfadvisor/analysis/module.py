@@ -322,6 +322,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.trains_handed = fn.trains_inline and _trains_handed(ctx, set(params) | {"self"})
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
+    fn.dataset_loops = sum(1 for loop in ctx.scope.nodes(ast.For) if ctx.is_dataset(_unenumerated(ctx, loop.iter)))
     fn.periodic = _periodic(ctx, params)
     fn.side_effects.extend((node.lineno, node.col_offset, what) for node, what in state.mutations(ctx))  # type: ignore[attr-defined]
     for node, what, deps in state.stored_tensors(ctx):
@@ -386,6 +387,9 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.functional = True
         if name == "tensorflow.print":
             fn.graph_prints += 1
+        if name and (name.endswith(".update_state") or any(
+                word in name.rsplit(".", 1)[-1].lower() for word in _SCORE_WORDS)):
+            fn.scores += 1
         if tfapi.is_tensor_op(name):
             tensor_ops += 1
             _param_evidence(params, call, "tensor", f"passed to {name}")
@@ -403,6 +407,11 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
         else:
             tensor_ops += _other_call(fn, ctx, call, name, params)
     return tensor_ops
+
+
+# A call that scores predictions: ``loss_fn``, ``tf.nn.softmax_cross_entropy_with_logits``,
+# ``tf.keras.losses.mean_squared_error``, ``accuracy``.
+_SCORE_WORDS = ("loss", "entropy", "squared_error", "absolute_error", "accuracy")
 
 
 def _steps_an_environment(call: ast.Call) -> bool:
@@ -429,8 +438,6 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
     if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
-    if name and (name.endswith(".update_state") or "loss" in name.rsplit(".", 1)[-1].lower()):
-        fn.scores += 1
     if name == "range":
         _param_evidence(params, call, "primitive", "used in range()")
     elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
@@ -507,6 +514,13 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
         if len(out) >= 4:
             break
     return out
+
+
+def _unenumerated(ctx: ScopeContext, iterable: ast.AST) -> ast.AST:
+    """``enumerate(ds)`` -> ``ds``: what a loop iterates, counter aside."""
+    if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "enumerate" and iterable.args:
+        return iterable.args[0]
+    return iterable
 
 
 def _trains_inline(ctx: ScopeContext) -> bool:

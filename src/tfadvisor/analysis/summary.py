@@ -116,6 +116,7 @@ class FunctionSummary:
     # That loop trains a model the function is handed (``model.trainable_variables`` on a parameter
     # or on ``self``): a training routine, not a script that builds its own model and trains it.
     trains_handed: bool = False
+    dataset_loops: int = 0  # ``for batch in dataset:`` (or ``enumerate(dataset)``) in its own body
     long_loops: int = 0  # loops that run many times per call (tensor, dataset, tf.range, range(30))
     # Every call it makes is under ``if step % n == 0:`` on a parameter: it works every n-th call
     # (a reporter called per batch: ``train_display_save_at(model, batch, step)``)
