@@ -17,11 +17,14 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from tfadvisor.cli.options import output_options, require_tensorflow
+
+if TYPE_CHECKING:
+    from tfadvisor.model import Report
 
 EXIT_USAGE = 2
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]?)i?b?\s*$", re.IGNORECASE)
@@ -105,19 +108,24 @@ def _check_config(target: str, *, is_module: bool, project: str | None) -> None:
 def execute(target: str, args: list[str], *, is_module: bool, project: str | None, budget_s: float | None,
             memory_budget: int, fmt: str, output: str | None, quiet: bool) -> int:
     """The whole command; returns the exit status. Kept apart from click so tests can call it."""
+    # Only what runs the program is imported before it: the reports, the terminal and the
+    # renderers come after, when the program (and TensorFlow) has run (issue 21: --budget 0 overhead).
     from tfadvisor.measure import RunHooks, measure_program
-    from tfadvisor.model import Report
-    from tfadvisor.report import render
-    from tfadvisor.report.output import emit, write_atomic
-    from tfadvisor.ui import console, err_console, progress
 
     if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
         click.echo(f"tfadvisor: --output: folder of {output!r} does not exist", err=True)
         return EXIT_USAGE
-    errors = err_console(quiet=quiet)
+
+    def errors() -> Any:
+        from tfadvisor.ui import err_console
+
+        return err_console(quiet=quiet)
 
     def checkpoints(path: str) -> Callable[[Report], None]:  # only with --output: no report built otherwise
         def save(report: Report) -> None:
+            from tfadvisor.report import render
+            from tfadvisor.report.output import write_atomic
+
             try:
                 write_atomic(path, render(report, fmt, color=False))
             except Exception:  # the last report is written below; a failed checkpoint loses nothing yet
@@ -128,13 +136,15 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
         if outcome == "not-found":
             click.echo(f"tfadvisor: {error}", err=True)
         elif outcome != "ok":
-            errors.print(f"tfadvisor: the program ended with exit status {status}"
+            errors().print(f"tfadvisor: the program ended with exit status {status}"
                          + (f" ({error})" if error else "") + "; reporting what ran", markup=False)
 
     with contextlib.ExitStack() as replaying:
         bars: list[Any] = []  # drawn from the first replayed function on: never over the program's own output
 
         def advance(done: int, total: int, name: str) -> None:
+            from tfadvisor.ui import progress
+
             if not bars:
                 bars.append(replaying.enter_context(progress("replaying", quiet=quiet)))
             bars[0].update(description=f"replaying {name}", total=total)
@@ -143,12 +153,16 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
         result = measure_program(target, args, is_module=is_module, project=project, budget_s=budget_s,
                                  memory_budget=memory_budget, hooks=RunHooks(saved=checkpoints(output) if output else None, ended=ended,
                                                                 progress=advance))
+    from tfadvisor.report import render
+    from tfadvisor.report.output import emit, write_atomic
+    from tfadvisor.ui import console
+
     color = fmt == "text" and output is None and console().is_terminal
     text = render(result.report, fmt, color=color)
     if output:
         write_atomic(output, text)
         if not quiet:
-            errors.print(f"tfadvisor: report written to {output}", markup=False)
+            errors().print(f"tfadvisor: report written to {output}", markup=False)
     elif not (quiet and fmt == "text"):
         emit(text, None)
     return result.exit_status
