@@ -1899,3 +1899,58 @@ def test_a_validation_step_that_reads_its_loss_back_is_fixed_first() -> None:
         """)
     assert fns["validation_step"].verdict is Verdict.FIX_FIRST, fns["validation_step"].assumptions
     assert fns["validate"].verdict is Verdict.LEAVE_EAGER, fns["validate"].assumptions
+
+
+def test_a_function_that_draws_its_batches_in_python_is_a_driver() -> None:
+    """`self.memory.sample_batch(64)` then `self.q.train(...)`, and a validation loop over
+    `generator.next_batch()`: decorated, the draw would run once, while tracing. The step they
+    feed is the unit to decorate."""
+    fns, _ = single("""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        class QNetwork(tf.Module):
+            def __init__(self):
+                self.fc = tf.keras.layers.Dense(4)
+                self.optimizer = tf.keras.optimizers.Adam()
+
+            def train(self, states, targets):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.fc(states) - targets))
+                grads = tape.gradient(loss, self.fc.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.fc.trainable_variables))
+                return loss
+
+
+        class Agent:
+            def __init__(self, memory):
+                self.memory = memory
+                self.q = QNetwork()
+                self.t_step = 0
+
+            def learn(self):
+                states, targets = self.memory.sample_batch(64)
+                loss = self.q.train(states, targets)
+                self.t_step += 1
+                return loss
+
+
+        def loop_validation(model, generator):
+            loss = 0.0
+            for _ in range(generator.steps_per_epoch):
+                xs, ys = generator.next_batch()
+                loss += tf.reduce_mean(tf.square(model(xs) - ys))
+            return loss / generator.steps_per_epoch
+
+
+        def main(memory, model, generator):
+            agent = Agent(memory)
+            for _ in range(1000):
+                agent.learn()
+            for _ in range(10):
+                loop_validation(model, generator)
+        """)
+    for name in ("Agent.learn", "loop_validation"):
+        assert fns[name].verdict is Verdict.LEAVE_EAGER, (name, fns[name].verdict, fns[name].assumptions)
+        assert any("draws its batches in Python" in a for a in fns[name].assumptions)

@@ -213,6 +213,10 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
+    if fn.python_fetches and not fn.training_ops and (fn.loops or _calls_a_training_step(case)):
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "feeds the computation: draws its batches in Python (a generator's next_batch, a replay "
+            "buffer's sample), which a trace would draw once; decorate the step it hands them to"])
     if fn.io_calls and fn.model_calls and not fn.training_ops and _loops_over_a_dataset(case):
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
             "evaluates and reports: loops over a dataset calling the model, then prints or logs the scores; "
@@ -471,6 +475,11 @@ def _computes_a_step(case: Case) -> bool:
     # a loop over batches that does is the inline-step case ``_drives_batches`` answers.
     drives = fn.trains_inline and not any(trains for _, trains, _ in fn.batch_loops)
     return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not drives
+
+
+def _calls_a_training_step(case: Case) -> bool:
+    """It calls a function of the project that computes and applies gradients."""
+    return any(callee.training_ops and callee.optimizer_steps for _, callee in case.linked.callees)
 
 
 def _loops_over_a_dataset(case: Case) -> bool:

@@ -401,6 +401,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
                 fn.builds += 1  # defines layers/models/optimizers: the builder role
         elif tfapi.is_dataset_builder(name):
             fn.builds += 1
+        elif _fetches_a_batch(call):
+            fn.python_fetches += 1
         elif tfapi.is_io(name) or _steps_an_environment(call):
             fn.io_calls += 1
             fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
@@ -412,6 +414,22 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
 # A call that scores predictions: ``loss_fn``, ``tf.nn.softmax_cross_entropy_with_logits``,
 # ``tf.keras.losses.mean_squared_error``, ``accuracy``.
 _SCORE_WORDS = ("loss", "entropy", "squared_error", "absolute_error", "accuracy")
+
+
+_FETCH = re.compile(r"^(next|get|sample)_?batch(es)?$")
+
+
+def _fetches_a_batch(call: ast.Call) -> bool:
+    """``generator.next_batch()``, ``self.memory.sample_batch(64)``, ``replay_buffer.sample(32)``:
+    a batch drawn by Python code (a generator, a replay buffer), which a trace would draw once.
+    (A bare ``dist.sample()`` is not one: TensorFlow Probability's is an op.)"""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    if _FETCH.match(func.attr):
+        return True
+    owner = ast.unparse(func.value).lower().rsplit(".", 1)[-1]
+    return func.attr == "sample" and any(word in owner for word in ("memory", "buffer", "replay"))
 
 
 def _steps_an_environment(call: ast.Call) -> bool:

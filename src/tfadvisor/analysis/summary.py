@@ -100,6 +100,7 @@ class FunctionSummary:
     tensor_ops: int = 0
     builds: int = 0
     io_calls: int = 0
+    python_fetches: int = 0  # batches drawn in Python: ``gen.next_batch()``, ``self.memory.sample(n)``
     graph_prints: int = 0  # tf.print calls: ops that print on every call (not tensor work that pays)
     exported_params: list[str] = field(default_factory=list)  # ``f.get_concrete_function()`` on a parameter
     loops: int = 0
