@@ -1954,3 +1954,32 @@ def test_a_function_that_draws_its_batches_in_python_is_a_driver() -> None:
     for name in ("Agent.learn", "loop_validation"):
         assert fns[name].verdict is Verdict.LEAVE_EAGER, (name, fns[name].verdict, fns[name].assumptions)
         assert any("draws its batches in Python" in a for a in fns[name].assumptions)
+
+
+def test_a_partial_handed_to_a_helper_each_call_keeps_it_eager() -> None:
+    """`gradient_penalty(partial(discriminator, training=True), x, x_fake)` per batch: a partial made
+    in the call is a new object each time, and a tf.function traces again for each (TF 2.21)."""
+    fns, _ = single("""\
+        from functools import partial
+
+        import tensorflow as tf
+
+        discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+
+        def gradient_penalty(f, real, fake):
+            alpha = tf.random.uniform([tf.shape(real)[0], 1])
+            x = alpha * real + (1 - alpha) * fake
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                pred = f(x)
+            grad = tape.gradient(pred, x)
+            return tf.reduce_mean((tf.norm(grad, axis=1) - 1.0) ** 2)
+
+
+        def main(dataset):
+            for real, fake in dataset:
+                gradient_penalty(partial(discriminator, training=True), real, fake)
+        """)
+    assert fns["gradient_penalty"].verdict is Verdict.LEAVE_EAGER
+    assert "TF103" in fns["gradient_penalty"].reasons

@@ -848,8 +848,11 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
 
 def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
               ctx: ScopeContext, call: ast.Call) -> None:
-    if isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg):
-        site.fresh.append(key)  # a new object per call: tf.function keys on its identity
+    if (isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg)) or isinstance(arg, ast.Lambda) or (
+            isinstance(arg, ast.Call) and ctx.call_name(arg) == "functools.partial"):
+        # a new object per call (an instance, a lambda, a partial): tf.function keys on its
+        # identity and traces again each time (TensorFlow 2.21: 4 calls with a partial, 5 traces)
+        site.fresh.append(key)
     if isinstance(arg, (ast.Name, ast.Attribute)) and not (isinstance(arg, ast.Name) and (
             arg.id in params or arg.id in ctx.local_names or arg.id in _BUILTINS)):
         named = ctx.resolve(arg)

@@ -125,6 +125,8 @@ def _fresh_object(ctx: ScopeContext, arg: ast.AST) -> str | None:
         return f"`{ast.unparse(arg)}`, a bound method made anew at each access,"
     if isinstance(arg, ast.Call):
         name = ctx.call_name(arg)
+        if name == "functools.partial":
+            return "a new functools.partial(...)"
         if not name or name.startswith(_LIBRARY_ROOTS) or tfapi.is_tensor_op(name):
             return None
         last = name.rsplit(".", 1)[-1]

@@ -150,4 +150,25 @@ VARIANTS = [
                 out = score(batch, Metric())
             return out
         """, tf="retraces", real=True),
+    V("partial-of-the-model-per-call", """
+        import functools
+
+        import tensorflow as tf
+
+        dense = tf.keras.layers.Dense(1)
+
+        def discriminator(x, training=False):
+            return dense(x, training=training)
+
+        @tf.function
+        def gradient_penalty(f, x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                pred = f(x)
+            return tf.reduce_mean(tape.gradient(pred, x) ** 2)
+
+        def main():
+            return [float(gradient_penalty(functools.partial(discriminator, training=True), tf.ones([2, 3]) * i))
+                    for i in range(6)]
+        """, tf="retraces", real=True, note="a partial made in the call is a new object each time: TF 2.21 traces each"),
 ]
