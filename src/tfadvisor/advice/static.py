@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis import graph_context, values
 from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import Linked, ParamFacts, Project
-from tfadvisor.analysis.summary import FunctionSummary
+from tfadvisor.analysis.summary import CallSite, FunctionSummary
 from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
@@ -250,9 +250,7 @@ def _role(case: Case) -> Decision | None:
 def _entry_point(case: Case) -> Decision | None:
     """Decorating pays only for a function called many times from eager code, with tensors."""
     project, linked = case.project, case.linked
-    # Call sites in tests are not the workload: tests drive the code, the program does not.
-    eager_sites = [(c, s) for c, s in linked.callers
-                   if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
+    eager_sites = _eager_sites(case)
     built = [c for c, _ in eager_sites if c is not None and (
         c.id in project.functional or role_of(project.functions[c.id], project.tensor_work[c.id]) == "builder")]
     if eager_sites and len(built) == len(eager_sites):
@@ -320,7 +318,7 @@ def _entry_point(case: Case) -> Decision | None:
             f"not seen: what its callers pass as {', '.join(dict.fromkeys(unknown))} (tensors would trace once, "
             f"Python values once per value): " + MEASURE])
     known_tensor = [n for n, p in linked.params.items()
-                    if (p.kind == "tensor" or p.rich in ("numpy", "numpy32")) and not p.guessed]
+                    if (p.kind == "tensor" or p.rich in values.ARRAYS) and not p.guessed]
     if not known_tensor:
         unsure = [n for n, p in linked.params.items() if (p.kind == "unknown" and p.rich == "unknown") or p.guessed]
         if unsure:
@@ -348,9 +346,12 @@ def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
 def _evaluates(case: Case) -> bool:
     """An evaluation step: calls the model and scores it (a loss, a metric's ``update_state``), no
     gradients, no I/O: the twin of a training step, fed the same batches (``val_step(x, y)``)."""
-    fn = case.fn
-    return (bool(fn.model_calls and fn.scores) and not fn.training_ops and not fn.io_calls
-            and case.facts.role == "compute")
+    return _scores_predictions(case.fn) and case.facts.role == "compute"
+
+
+def _scores_predictions(fn: FunctionSummary) -> bool:
+    """Calls the model and scores what it predicts (a loss, a metric), without gradients or I/O."""
+    return bool(fn.model_calls and fn.scores) and not (fn.training_ops or fn.io_calls)
 
 
 def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
@@ -364,12 +365,18 @@ def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
     return later
 
 
+def _eager_sites(case: Case) -> list[tuple[FunctionSummary | None, CallSite]]:
+    """The call sites that run it as Python: outside graph code and outside tests (tests drive the
+    code, the program does not)."""
+    project = case.project
+    return [(c, s) for c, s in case.linked.callers
+            if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
+
+
 def _called_eagerly_in_loops(case: Case) -> bool:
     """Graph code that the program also calls eagerly, per batch or per epoch (PINN's loss terms,
     inside the decorated step and again for logging after it): those calls run as Python."""
-    project = case.project
-    return any(site.in_loop and not site.rare and (c is None or c.id not in project.graph_roots)
-               and not _in_test(project, c, site) for c, site in case.linked.callers)
+    return any(site.in_loop and not site.rare for _, site in _eager_sites(case))
 
 
 def _in_test(project: Project, caller, site) -> bool:
@@ -494,8 +501,7 @@ def _scores_and_reads(case: Case) -> bool:
     back (``return pred, loss.numpy()``), with no loop, print or file of its own: a step whose read
     moves to the caller (``validation_step`` per test batch), not a reporter."""
     fn = case.fn
-    return bool(fn.model_calls and fn.scores and fn.eager_reads) and not (
-        fn.training_ops or fn.io_calls or fn.builds or fn.loops or fn.long_loops)
+    return _scores_predictions(fn) and bool(fn.eager_reads) and not (fn.builds or fn.loops)
 
 
 def _trains_batches_inline(fn: FunctionSummary) -> bool:

@@ -311,8 +311,6 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     params = {p.name: p for p in fn.params}
     call_ops = _count_calls(fn, ctx, params)
     fn.tensor_ops = call_ops + _count_binops(fn, ctx, params)
-    fn.torch_call = next((name for call in ctx.scope.nodes(ast.Call)
-                          if (name := ctx.call_name(call) or "").startswith("torch.")), None)
     _attribute_evidence(ctx, params)
     fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
@@ -387,6 +385,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.functional = True
         if name == "tensorflow.print":
             fn.graph_prints += 1
+        if fn.torch_call is None and name and name.startswith("torch."):
+            fn.torch_call = name
         if name and (name.endswith(".update_state") or any(
                 word in name.rsplit(".", 1)[-1].lower() for word in _SCORE_WORDS)):
             fn.scores += 1
@@ -428,16 +428,19 @@ def _fetches_a_batch(call: ast.Call) -> bool:
         return False
     if _FETCH.match(func.attr):
         return True
-    owner = ast.unparse(func.value).lower().rsplit(".", 1)[-1]
-    return func.attr == "sample" and any(word in owner for word in ("memory", "buffer", "replay"))
+    return func.attr == "sample" and any(word in _owner(func) for word in ("memory", "buffer", "replay"))
 
 
 def _steps_an_environment(call: ast.Call) -> bool:
     """``env.step(action)``, ``self.envs[0].reset()``, ``env.render()``: a simulator (Gym and the
     like) is Python, run once per step; the function around it drives the loop."""
     func = call.func
-    return (isinstance(func, ast.Attribute) and func.attr in ("step", "reset", "render")
-            and "env" in ast.unparse(func.value).lower().rsplit(".", 1)[-1])
+    return isinstance(func, ast.Attribute) and func.attr in ("step", "reset", "render") and "env" in _owner(func)
+
+
+def _owner(func: ast.Attribute) -> str:
+    """The last part of what a method is called on, lower case: ``self.envs[0].step`` -> ``envs[0]``."""
+    return ast.unparse(func.value).lower().rsplit(".", 1)[-1]
 
 
 def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: str | None,
@@ -848,11 +851,8 @@ def _looks_like_constructor(ctx: ScopeContext, call: ast.Call) -> bool:
 
 def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying: set[str] | None,
               ctx: ScopeContext, call: ast.Call) -> None:
-    if (isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg)) or isinstance(arg, ast.Lambda) or (
-            isinstance(arg, ast.Call) and ctx.call_name(arg) == "functools.partial"):
-        # a new object per call (an instance, a lambda, a partial): tf.function keys on its
-        # identity and traces again each time (TensorFlow 2.21: 4 calls with a partial, 5 traces)
-        site.fresh.append(key)
+    if (isinstance(arg, ast.Call) and _looks_like_constructor(ctx, arg)) or values.new_callable(ctx, arg):
+        site.fresh.append(key)  # a new object per call: tf.function keys on its identity
     if isinstance(arg, (ast.Name, ast.Attribute)) and not (isinstance(arg, ast.Name) and (
             arg.id in params or arg.id in ctx.local_names or arg.id in _BUILTINS)):
         named = ctx.resolve(arg)
@@ -955,4 +955,3 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
 
 
 __all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
-

@@ -605,9 +605,8 @@ class Project:
             varying = [name for name, facts in linked.params.items() if facts.varying]
             if not varying:
                 continue
-            eager = [(caller, site) for caller, site in linked.callers if site.varying
-                     and (caller is None or caller.id not in self.graph_roots)]
-            if not eager:
+            if not any(site.varying and (caller is None or caller.id not in self.graph_roots)
+                       for caller, site in linked.callers):
                 for name in varying:
                     linked.params[name].varying = False
 

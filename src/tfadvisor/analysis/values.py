@@ -44,6 +44,7 @@ Value = tuple  # a term of the table above
 Rich = Any
 
 # "numpy32": an array whose dtype the code set to something other than float64 (``astype(np.float32)``)
+ARRAYS = ("numpy", "numpy32")  # the kinds of a NumPy array
 RICH_KINDS = ("tensor", "dataset", "model", "numpy", "numpy32", "primitive", "container", "object", "unknown")
 UNKNOWN: Value = ("kind", "unknown")
 _MAX_DEPTH = 12
@@ -341,7 +342,7 @@ class Evaluator:
         inner = self.kind(value[1], fn, module, depth)
         if inner == "dataset" or inner == "tensor":
             return "tensor"  # a dataset's elements are tensors (or structures of them)
-        if inner in ("numpy", "numpy32"):
+        if inner in ARRAYS:
             return inner
         if isinstance(inner, tuple):
             return join(list(inner))
@@ -365,12 +366,10 @@ class Evaluator:
             return "numpy"  # ``batch["label"].numpy()``: only tensors (and variables) have it, in practice
         if receiver == "tensor" and method not in tfapi.EAGER_ONLY_METHODS and method not in ("get_shape", "as_list"):
             return "tensor"
-        if receiver in ("numpy", "numpy32") and method == "astype32":
-            return "numpy32"
-        if receiver in ("numpy", "numpy32") and method in ("reshape", "copy", "transpose", "squeeze"):
+        if receiver in ARRAYS and method in ("astype32", "astype"):
+            return "numpy32" if method == "astype32" else "numpy"
+        if receiver in ARRAYS and method in ("reshape", "copy", "transpose", "squeeze"):
             return receiver
-        if receiver in ("numpy", "numpy32") and method == "astype":
-            return "numpy"
         return "unknown"
 
     def _on_global(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
@@ -454,7 +453,7 @@ def join(kinds: list[Rich]) -> Rich:
         return first
     if all(isinstance(k, tuple) and len(k) == len(first) for k in kinds):
         return tuple(join([k[i] for k in kinds]) for i in range(len(first)))
-    if all(k in ("numpy", "numpy32") for k in kinds):
+    if all(k in ARRAYS for k in kinds):
         return "numpy"  # float64 on some path
     if all(k in ("tensor", "numpy", "numpy32") for k in kinds):
         return "tensor"
@@ -478,6 +477,17 @@ def to_kind(rich: Rich) -> Kind:
 def tensor_like(rich: Rich) -> bool:
     """Traced as a tensor when passed to a tf.function: a tensor, or a NumPy array."""
     return rich in ("tensor", "numpy", "numpy32")
+
+
+def new_callable(ctx: ScopeContext, arg: ast.AST) -> str | None:
+    """A lambda or a ``functools.partial`` written in a call: a new object each time the call runs,
+    and a tf.function handed one traces again for each (TensorFlow 2.21: 4 calls with a partial,
+    5 traces). Shared by the call sites' facts and TF103."""
+    if isinstance(arg, ast.Lambda):
+        return "a lambda"
+    if isinstance(arg, ast.Call) and ctx.call_name(arg) == "functools.partial":
+        return "a new functools.partial(...)"
+    return None
 
 
 def _not_float64(dtype: ast.AST) -> bool:

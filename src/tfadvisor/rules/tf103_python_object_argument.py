@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -118,15 +118,14 @@ def _in_comprehension(ctx: ScopeContext, call: ast.AST) -> bool:
 
 
 def _fresh_object(ctx: ScopeContext, arg: ast.AST) -> str | None:
-    if isinstance(arg, ast.Lambda):
-        return "a lambda"
+    made = values.new_callable(ctx, arg)
+    if made is not None:
+        return made
     if (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
             and arg.attr in _class_methods(ctx).get(ctx.instances.get(arg.value.id, ""), ())):
         return f"`{ast.unparse(arg)}`, a bound method made anew at each access,"
     if isinstance(arg, ast.Call):
         name = ctx.call_name(arg)
-        if name == "functools.partial":
-            return "a new functools.partial(...)"
         if not name or name.startswith(_LIBRARY_ROOTS) or tfapi.is_tensor_op(name):
             return None
         last = name.rsplit(".", 1)[-1]
