@@ -11,8 +11,11 @@ the tool), ``<judge>-findings.jsonl`` (each error/warning claim of check checked
 TensorFlow) and ``<judge>-negatives.jsonl`` (look-alikes that should stay as they are). ``--split``
 runs check on that split's repositories as extract.py wrote them (``--corpus``); ``--reports``
 reads (or, with ``--split``, caches) check's JSON per repository. Printed: precision of change-asking verdicts, accuracy of keep/leave-eager,
-recall, and precision of error/warning findings, each with its population and a Wilson 90%
-interval. Only aggregates are printed unless ``--list`` is given: the held-out split is scored,
+recall, and precision of error/warning findings, each with its population, a Wilson 90% interval
+and a 90% interval from resampling repositories (items of one repository are not independent: one
+repository with many near-copies can carry a figure). ``--cap N`` scores at most N items of a kind
+per repository, as a split's protocol fixed before judging (the judged sample of change-asking
+verdicts and claims, a seeded draw of recall cases). Only aggregates are printed unless ``--list`` is given: the held-out split is scored,
 never looked at while changing the tool.
 """
 
@@ -23,6 +26,7 @@ import glob
 import json
 import math
 import os
+import random
 import sys
 
 CHANGE = ("decorate", "undecorate", "fix-first", "reconfigure")
@@ -43,6 +47,46 @@ def figure(k: int, n: int) -> str:
         return "- (population 0)"
     lo, hi = wilson(k, n)
     return f"{100 * k / n:.0f}% ({k}/{n}; 90% interval {100 * lo:.0f}-{100 * hi:.0f}%)"
+
+
+def repo_of(key: str) -> str:
+    return key.split(":", 1)[0]
+
+
+def cluster_interval(good: list[str], scored: list[str], draws: int = 2000, seed: int = 20261225) -> tuple[float, float]:
+    """5th-95th percentile of the share right when repositories, not items, are drawn with replacement."""
+    per: dict[str, list[int]] = {}
+    for key in scored:
+        per.setdefault(repo_of(key), [0, 0])[1] += 1
+    for key in good:
+        per[repo_of(key)][0] += 1
+    if not per:
+        return (0.0, 1.0)
+    rng, counts, shares = random.Random(seed), list(per.values()), []
+    for _ in range(draws):
+        pick = [counts[rng.randrange(len(counts))] for _ in counts]
+        shares.append(sum(k for k, _ in pick) / sum(n for _, n in pick))
+    shares.sort()
+    return shares[int(0.05 * draws)], shares[int(0.95 * draws) - 1]
+
+
+def tally(good: list[str], scored: list[str]) -> str:
+    """``figure`` plus the repository-resampled interval and how many repositories the items come from."""
+    text = figure(len(good), len(scored))
+    if scored:
+        lo, hi = cluster_interval(good, scored)
+        text += f" [{len({repo_of(k) for k in scored})} repositories; resampling them: {100 * lo:.0f}-{100 * hi:.0f}%]"
+    return text
+
+
+def capped(keys: list[str], cap: int | None, seed: int) -> list[str]:
+    """At most ``cap`` keys per repository, drawn with ``Random(seed)`` over each repository's sorted keys."""
+    if cap is None:
+        return keys
+    rng, per = random.Random(seed), {}
+    for key in sorted(keys):
+        per.setdefault(repo_of(key), []).append(key)
+    return [k for repo in sorted(per) for k in (per[repo] if len(per[repo]) <= cap else rng.sample(per[repo], cap))]
 
 
 def load_jsonl(paths: list[str]) -> dict[str, dict]:
@@ -96,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", help="run check on this split of repos.toml first (heldout4, heldout5 ...)")
     parser.add_argument("--corpus", default=None, help="where extract.py wrote the repositories")
     parser.add_argument("--list", action="store_true", help="print every scored item (not while tuning)")
+    parser.add_argument("--cap", type=int, default=None,
+                        help="items of a kind scored per repository (the split's protocol; judged samples as drawn)")
     args = parser.parse_args(argv)
     if args.split:
         args.reports = _run_split(args.split, args.corpus, args.reports)
@@ -125,7 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     asked = [k for k, fn in functions.items() if fn["verdict"] in CHANGE and k.split(":", 1)[0] in repos]
     right = [k for k in asked if k in judged and fn_ok(functions[k], judged[k])]
     unjudged = [k for k in asked if k not in judged]
-    print(f"change-asking verdicts right: {figure(len(right), len(asked) - len(unjudged))}"
+    if args.cap is not None:  # the sampler judged at most ``cap`` per repository, drawn at random
+        over = {r for r in repos if sum(repo_of(k) == r for k in asked) > args.cap}
+        unjudged = [k for k in unjudged if repo_of(k) not in over]
+        asked = [k for k in asked if k in judged or repo_of(k) not in over]
+    print(f"change-asking verdicts right: {tally(right, [k for k in asked if k not in unjudged])}"
           + (f"; {len(unjudged)} not judged yet" if unjudged else ""))
     rows += [f"  ask  {'ok ' if k in right else ('?? ' if k in unjudged else 'BAD')} {k}: {functions[k]['verdict']}"
              f" (judged {judged.get(k, {}).get('acceptable')})" for k in asked]
@@ -133,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     # keep / leave-eager: the judged sample that check leaves as they are.
     quo = [k for k in verdicts if k in functions and functions[k]["verdict"] not in CHANGE]
     quo_right = [k for k in quo if fn_ok(functions[k], verdicts[k])]
-    print(f"keep/leave-eager right (blind sample): {figure(len(quo_right), len(quo))}")
+    print(f"keep/leave-eager right (blind sample): {tally(quo_right, quo)}")
     rows += [f"  quo  {'ok ' if k in quo_right else 'BAD'} {k}: {functions[k]['verdict']} (judged {verdicts[k]['acceptable']})"
              for k in quo]
 
@@ -141,28 +191,31 @@ def main(argv: list[str] | None = None) -> int:
     if negatives:
         present = [k for k in negatives if k in functions]
         fine = [k for k in present if fn_ok(functions[k], negatives[k])]
-        print(f"look-alikes left as they should be (judges' hard negatives): {figure(len(fine), len(present))}")
+        print(f"look-alikes left as they should be (judges' hard negatives): {tally(fine, present)}")
         rows += [f"  neg  {'ok ' if k in fine else 'BAD'} {k}: {functions[k]['verdict']} (judged {negatives[k]['acceptable']})"
                  for k in present]
 
     # Recall: cases where the expert's first choice is a change.
-    cases = [k for k, r in recall.items() if r["acceptable"] and r["acceptable"][0] in CHANGE]
+    cases = capped([k for k, r in recall.items() if r["acceptable"] and r["acceptable"][0] in CHANGE], args.cap, 20261224)
     missing = [k for k in cases if k not in functions]
     kind = [k for k in cases if k in functions and functions[k]["verdict"] in recall[k]["acceptable"]
             and functions[k]["verdict"] in CHANGE]
     finding = [k for k in cases if k in functions and k not in kind and by_function.get(k)]
-    print(f"recall, a verdict of the right kind: {figure(len(kind), len(cases))}")
-    print(f"recall, right kind or a finding in the function: {figure(len(kind) + len(finding), len(cases))}"
+    print(f"recall, a verdict of the right kind: {tally(kind, cases)}")
+    print(f"recall, right kind or a finding in the function: {tally(kind + finding, cases)}"
           + (f"; {len(missing)} case(s) not found among check's functions" if missing else ""))
     rows += [f"  rec  {'kind' if k in kind else ('find' if k in finding else 'MISS')} {k}: "
              f"{functions.get(k, {}).get('verdict')} (judged {recall[k]['acceptable']})" for k in cases]
 
     # Error/warning findings: every one check reports in judged repositories must be judged.
     shown = [k for k in findings if k.split(":", 1)[0] in repos]
+    if args.cap is not None:  # claims, like verdicts, were judged at most ``cap`` per repository
+        many = {r for r in repos if sum(repo_of(k) == r for k in shown) > args.cap}
+        shown = [k for k in shown if k in claims or repo_of(k) not in many]
     judged_f = [k for k in shown if k in claims]
     ok = [k for k in judged_f if claims[k]["right"] is True]
     debatable = [k for k in judged_f if claims[k]["right"] is None]
-    print(f"error/warning findings right: {figure(len(ok), len(judged_f))}"
+    print(f"error/warning findings right: {tally(ok, judged_f)}"
           + (f" ({len(debatable)} debatable counted wrong)" if debatable else "")
           + (f"; {len(shown) - len(judged_f)} not judged yet" if len(shown) > len(judged_f) else ""))
     rows += [f"  fnd  {'ok ' if k in ok else ('?? ' if k not in claims else 'BAD')} {k}" for k in shown]

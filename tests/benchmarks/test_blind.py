@@ -1,0 +1,34 @@
+"""benchmarks/realworld/blind.py: the per-repository cap and the repository-resampled interval do
+what the split protocols (docs/decisions/0019) rely on."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks" / "realworld"))
+
+import blind  # noqa: E402
+
+
+def test_cap_keeps_at_most_n_per_repository_and_is_a_fixed_draw():
+    keys = [f"big:f.py::f{i}" for i in range(20)] + ["small:g.py::g", "small:g.py::h"]
+    first = blind.capped(keys, 6, 7)
+    assert sum(k.startswith("big:") for k in first) == 6
+    assert {k for k in first if k.startswith("small:")} == {"small:g.py::g", "small:g.py::h"}
+    assert first == blind.capped(list(reversed(keys)), 6, 7)  # the input's order does not matter
+    assert blind.capped(keys, None, 7) == keys
+
+
+def test_one_repository_carrying_a_figure_widens_the_resampled_interval():
+    # 40 right items in one repository, 1 wrong item in each of 4 others: 89% on items
+    scored = [f"big:f.py::f{i}" for i in range(40)] + [f"r{i}:f.py::f" for i in range(4)]
+    good = scored[:40]
+    lo, hi = blind.cluster_interval(good, scored)
+    wilson_lo, _ = blind.wilson(len(good), len(scored))
+    assert lo < wilson_lo - 0.2 and hi > 0.85
+    # the same share spread evenly over repositories keeps a narrow interval
+    even = [f"r{i}:f.py::f{j}" for i in range(11) for j in range(4)]
+    even_good = [k for k in even if not k.endswith("f3")] + [k for k in even if k.endswith("f3")][:7]
+    lo2, _ = blind.cluster_interval(even_good, even)
+    assert lo2 > lo
