@@ -32,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -78,6 +79,7 @@ class Outcome:
     status: int
     wall_s: float
     stderr_tail: str = ""
+    cpu_s: float = float("nan")  # user + system seconds of the process and its children
 
     def same_as(self, other: Outcome, numbers: bool = True) -> bool:
         """Same exit status and output; ``numbers=False`` for a program that draws unseeded random
@@ -101,6 +103,8 @@ class Row:
     hot: str = ""
     speed: dict[str, float] = field(default_factory=dict)
     overhead0: float = float("nan")  # fastest observed (--budget 0) run over the fastest run alone
+    overhead0_cpu: float = float("nan")  # the same in CPU seconds: what observation itself spends, less
+    # swayed than wall time by other work on a shared machine
     fastest_alone_s: float = float("nan")
 
 
@@ -109,13 +113,15 @@ def _mask(text: str) -> str:
 
 
 def run(cmd: list[str], cwd: str, timeout: float = 1800) -> Outcome:
-    start = time.perf_counter()
+    start, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run(cmd, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Outcome("", -999, time.perf_counter() - start, "timed out")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # runs are one at a time: the delta is this one's
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     tail = "\n".join(proc.stderr.strip().splitlines()[-3:])
-    return Outcome(proc.stdout, proc.returncode, time.perf_counter() - start, tail)
+    return Outcome(proc.stdout, proc.returncode, time.perf_counter() - start, tail, cpu)
 
 
 def tfadvisor(args: list[str], cwd: str) -> Outcome:
@@ -157,11 +163,13 @@ def check_program(path: str, opts: argparse.Namespace) -> Row:
         again = run([sys.executable, name], tmp)
         row.deterministic = again.same_as(row.alone)
         row.observed, _ = observed(name, tmp, 0, [])
-        alone_s, observed_s = [row.alone.wall_s, again.wall_s], [row.observed.wall_s]
+        alone, watched = [row.alone, again], [row.observed]
         for _ in range(opts.repeat - 1):  # alternately, so a busy spell weighs on both alike
-            observed_s.append(observed(name, tmp, 0, [])[0].wall_s)
-            alone_s.append(run([sys.executable, name], tmp).wall_s)
-        row.overhead0 = min(observed_s) / min(alone_s)
+            watched.append(observed(name, tmp, 0, [])[0])
+            alone.append(run([sys.executable, name], tmp))
+        alone_s = [o.wall_s for o in alone]
+        row.overhead0 = min(o.wall_s for o in watched) / min(alone_s)
+        row.overhead0_cpu = min(o.cpu_s for o in watched) / min(o.cpu_s for o in alone)
         row.fastest_alone_s = min(alone_s)
         if opts.only_overhead:
             return row
@@ -267,8 +275,8 @@ def main() -> int:
     parser.add_argument("programs", nargs="*")
     opts = parser.parse_args()
     if opts.only_overhead:
-        print("| program | alone | observed (budget 0) | fastest alone s | overhead 0 |")
-        print("| --- | --- | --- | ---: | ---: |")
+        print("| program | alone | observed (budget 0) | fastest alone s | overhead 0 | overhead 0, CPU s |")
+        print("| --- | --- | --- | ---: | ---: | ---: |")
     elif not opts.only_epochs:
         print("| program | alone | observed (budget 0) | run | fixed | overhead 0 | overhead run | edits | skipped |")
         print("| --- | --- | --- | --- | --- | ---: | ---: | --- | --- |")
@@ -286,7 +294,8 @@ def main() -> int:
             same0 = row.observed.same_as(a, row.deterministic)
             failures += not same0
             print(f"| {row.program} | {'ok' if a.status == 0 else f'exit {a.status}'} | "
-                  f"{'same' if same0 else 'DIFFERENT'} | {row.fastest_alone_s:.2f} | {row.overhead0:.2f} |", flush=True)
+                  f"{'same' if same0 else 'DIFFERENT'} | {row.fastest_alone_s:.2f} | {row.overhead0:.2f} | "
+                  f"{row.overhead0_cpu:.2f} |", flush=True)
             continue
         assert a is not None and row.observed is not None and row.full is not None and row.fixed is not None
         same = [o.same_as(a, row.deterministic) for o in (row.observed, row.full, row.fixed)]
