@@ -124,4 +124,17 @@ VARIANTS = [
         def main():
             return [augment(tf.ones([2])) for _ in range(6)]
         """, tf="differs", real=True),
+    V("leftover-np-draw-never-read", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(images):
+            batch_z = np.random.uniform(-1, 1, [2, 3]).astype(np.float32)  # left over
+            z = tf.random.stateless_normal([2, 3], seed=[1, 2])
+            return tf.reduce_sum(images) + tf.reduce_sum(z)
+
+        def main():
+            return [train_step(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True),
 ]
