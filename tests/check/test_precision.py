@@ -212,7 +212,10 @@ ALREADY_GRAPH = {
         ds = tf.data.Dataset.from_tensor_slices((tf.zeros([8, 4, 4, 3]), tf.zeros([8])))
         ds = ds.map(augment).batch(2)
         """, "augment"),
-    "strategy.run": ("""
+    # strategy.run from eager code runs the step eagerly (TF 2.21: Python runs on every call), so
+    # only a strategy.run inside a tf.function makes it graph code (tests/check/test_generalization.py
+    # has the eager loop, which gets decorate)
+    "strategy.run in a tf.function": ("""
         import tensorflow as tf
 
         def step(x):
@@ -220,9 +223,9 @@ ALREADY_GRAPH = {
                 loss = tf.reduce_sum(x)
             return loss
 
-        def distributed(strategy, batches):
-            for batch in batches:
-                strategy.run(step, args=(batch,))
+        @tf.function
+        def distributed(strategy, batch):
+            return strategy.run(step, args=(batch,))
         """, "step"),
     "Keras train_step": ("""
         import tensorflow as tf

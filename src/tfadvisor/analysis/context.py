@@ -186,6 +186,8 @@ class ScopeContext:
         if name and (tfapi.is_dataset_builder(name) or name.startswith("tensorflow_datasets.load")):
             return not name.endswith(("Options", "experimental.AUTOTUNE"))
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _DISTRIBUTING and node.args:
+            return self.is_dataset(node.args[0]) or func.attr.endswith("from_function")
         return (isinstance(func, ast.Attribute) and func.attr in tfapi.DATASET_METHODS
                 and self.is_dataset(func.value))
 
@@ -405,6 +407,9 @@ class ScopeContext:
         return frozenset(bound - declared - set(self.params))
 
 
+# ``strategy.experimental_distribute_dataset(ds)``: the same batches, split across replicas.
+_DISTRIBUTING = frozenset({"experimental_distribute_dataset", "distribute_datasets_from_function",
+                           "experimental_distribute_datasets_from_function"})
 # Attributes that hold a list of variables (a gradient over them is a list of gradients).
 _VARIABLE_LISTS = frozenset({"trainable_variables", "trainable_weights", "variables", "weights",
                              "non_trainable_variables", "trainable_params"})

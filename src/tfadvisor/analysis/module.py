@@ -773,7 +773,33 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             site.kwargs[kw.arg] = _arg_kind(ctx, kw.value)
             _note_arg(site, kw.arg, kw.value, params, varying_names, ctx, call)
         out.append(site)
+        if handed := _run_by_strategy(ctx, call):
+            # ``strategy.run(step, args=(batch,))``: a call of ``step`` with those arguments, here
+            run = CallSite(callee=handed[0], line=call.lineno, col=call.col_offset, in_loop=site.in_loop,
+                           guarded=site.guarded, rare=site.rare, via_strategy=True)
+            for index, arg in enumerate(handed[1]):
+                run.args.append(_arg_kind(ctx, arg))
+                _note_arg(run, str(index), arg, params, varying_names, ctx, call)
+            out.append(run)
     return out
+
+
+def _run_by_strategy(ctx: ScopeContext, call: ast.Call) -> tuple[str, list[ast.expr]] | None:
+    """(the function, its arguments) that ``strategy.run(fn, args=(...))`` calls."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in graph_context.TRACING_STRATEGY_METHODS
+            and call.args and isinstance(call.args[0], (ast.Name, ast.Attribute))):
+        return None
+    if not graph_context.handed_kind(None, func.attr, ctx.resolve(func.value) or ast.unparse(func.value)) == "caller":
+        return None
+    name = ctx.resolve(call.args[0])
+    if not name or name.split(".", 1)[0] in _LIBRARY_ROOTS:
+        return None
+    given = next((k.value for k in call.keywords if k.arg == "args"), call.args[1] if len(call.args) > 1 else None)
+    elements = given.elts if isinstance(given, (ast.Tuple, ast.List)) else []
+    if any(isinstance(e, ast.Starred) for e in elements):
+        return None
+    return name, list(elements)
 
 
 def _rare(ctx: ScopeContext, call: ast.Call) -> bool:

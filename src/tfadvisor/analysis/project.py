@@ -442,6 +442,8 @@ class Project:
                 elif kind in ("caller", "control-flow") and where and where in local:
                     # ``strategy.run(step, args=...)``, ``tf.while_loop(cond, body, ...)``: run where called
                     caller = local[where]
+                    if any(c.line == line and c.callee == name for c in caller.calls):
+                        continue  # written as a call site already (``strategy.run``: module.py)
                     site = CallSite(callee=name, line=line, col=0)
                     self.functions[caller.id].callees.append((site, target))
                     linked.callers.append((caller, site))

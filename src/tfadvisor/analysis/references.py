@@ -109,6 +109,8 @@ def function_refs(ctx: ScopeContext, call: ast.Call) -> list[str]:
 def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
     if isinstance(node, ast.Starred):
         node = node.value
+    if isinstance(node, ast.Name) and (node.id in ctx.params or node.id in ctx.local_names):
+        return []  # ``tf.cond(train, ...)`` on a parameter or a local: not the module's ``train()``
     if isinstance(node, (ast.Name, ast.Attribute)):
         name = ctx.resolve(node)
         return [name] if name and not name.startswith(("tensorflow.", "keras.", "numpy.")) else []

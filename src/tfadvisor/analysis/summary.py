@@ -65,6 +65,7 @@ class CallSite:
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
+    via_strategy: bool = False  # ``strategy.run(fn, args=...)``: run on every replica, from here
     on_instance: bool = False  # ``obj.method(...)`` resolved through the class ``obj`` was made from
     # Arguments whose kind the per-file pass cannot tell (``for x, y in pipeline.load(): f(x)``):
     # arg key -> where the value comes from, which the project pass evaluates (values.py).
