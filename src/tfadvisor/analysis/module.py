@@ -524,7 +524,7 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
             iterable = iterable.args[0]
         if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range", "zip"):
             continue  # counters; zip(grads, variables) and the like are structure, not data
-        if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()):
+        if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()) or _constant_collection(ctx, iterable):
             continue
         body = _body_calls(ctx, loop)
         trains = any(_computes_gradients(ctx, c) for c in body)
@@ -535,6 +535,23 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
         if len(out) >= 4:
             break
     return out
+
+
+def _constant_collection(ctx: ScopeContext, node: ast.AST) -> bool:
+    """``['vocals', 'drums']``, or a name bound (in this function or at the top of the module) only
+    to such a literal: settings the loop unrolls over (one tape per instrument), not batches."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return bool(node.elts) and all(isinstance(e, ast.Constant) for e in node.elts)
+    if not isinstance(node, ast.Name):
+        return False
+    scope = ctx.scope
+    while scope.parent is not None:
+        scope = scope.parent
+    bound = [a.value for where in (ctx.scope.nodes(ast.Assign), scope.node.body)  # type: ignore[attr-defined]
+             for a in where if isinstance(a, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+    return bool(bound) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and _constant_collection(ctx, v)
+                               for v in bound)
 
 
 def _unenumerated(ctx: ScopeContext, iterable: ast.AST) -> ast.AST:
