@@ -2097,3 +2097,30 @@ def test_a_loop_over_a_constant_list_of_names_is_structure_not_batches() -> None
             train(ds)
         """)
     assert fns["step"].verdict is Verdict.DECORATE
+
+
+def test_a_tf_function_made_or_handed_a_new_step_in_the_batch_loop_is_reconfigured() -> None:
+    """``@tf.function def get_loss(work, batch)`` written inside the batch loop, or handed a
+    ``train_step`` defined anew in that loop: every batch traces again (TF 2.21: one trace per
+    iteration), even for a distributed step that needs its graph (heldout19: keep, judged
+    fix-first or reconfigure)."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        def main(dataset, model, optimizer, strategy):
+            @tf.function
+            def get_loss(work, batch):
+                losses = strategy.run(work, args=(batch,))
+                return strategy.reduce(tf.distribute.ReduceOp.SUM, losses, axis=None)
+
+            for batch in dataset:
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        loss = tf.reduce_mean(model(x))
+                    grads = tape.gradient(loss, model.trainable_variables)
+                    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+                    return loss
+                loss = get_loss(train_step, batch)
+        """)
+    assert fns["main.<locals>.get_loss"].verdict is Verdict.RECONFIGURE
+    assert any(f.rule == "TF103" for f in report.findings)

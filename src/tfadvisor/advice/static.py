@@ -621,6 +621,18 @@ def _decorated_builder(case: Case) -> Decision | None:
     return None
 
 
+def _made_anew(case: Case) -> Decision | None:
+    """A tf.function made again in the loop that calls it, or handed a new function object there
+    (TF102/TF103 about it): every iteration traces, whatever else it needs its graph for (a
+    distributed step stays a tf.function, made once)."""
+    about = sorted({h.rule for h in case.hazards if h.rule in ("TF102", "TF103") and not h.speculative})
+    if not about:
+        return None
+    return Decision(Verdict.RECONFIGURE, about, assumptions=[
+        "made anew, or handed a new function, on every iteration of the loop that calls it: each iteration "
+        "traces again; define it (and what it is handed) once, before the loop"])
+
+
 def _retraces(case: Case) -> Decision | None:
     varying = _varying_python(case)
     made_in = _made_per_call(case)
@@ -706,5 +718,6 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches,
                                  _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
                                  _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
-DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _needs_graph, _retraces,
+DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _made_anew,
+                                     _needs_graph, _retraces,
                                      _pure_python, _keep)

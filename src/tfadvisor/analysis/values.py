@@ -487,6 +487,13 @@ def new_callable(ctx: ScopeContext, arg: ast.AST) -> str | None:
         return "a lambda"
     if isinstance(arg, ast.Call) and ctx.call_name(arg) == "functools.partial":
         return "a new functools.partial(...)"
+    if isinstance(arg, ast.Name):
+        # ``def train_step(...)`` written inside the loop that hands it over: a new function object
+        # on every iteration (TensorFlow 2.21: a tf.function handed one traces once per iteration)
+        around = {id(n) for n in ctx.enclosing(arg) if isinstance(n, (ast.For, ast.AsyncFor, ast.While))}
+        for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            if node.name == arg.id and any(id(n) in around for n in ctx.enclosing(node)):  # type: ignore[attr-defined]
+                return f"{arg.id}, a function defined anew in this loop"
     return None
 
 

@@ -315,6 +315,10 @@ def calls_tf_function(ctx: ScopeContext, call: ast.Call) -> str | None:
     func = call.func
     if isinstance(func, ast.Name) and func.id in facts.tf_functions and func.id not in ctx.local_names:
         return func.id
+    if isinstance(func, ast.Name) and any(  # a tf.function this function defines for itself
+            node.name == func.id and is_tf_function_decorated(ctx, node)  # type: ignore[attr-defined]
+            for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef)):
+        return func.id
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         cls = enclosing_class_name(ctx)
         if cls and func.attr in facts.tf_methods.get(cls, ()):

@@ -131,8 +131,10 @@ class Trainer:
                     and not _captures_loop_value(ctx, node, node)
                     and not _gets_new_object(ctx, node, loops[-1])):  # type: ignore[arg-type]
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
-                yield self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
+                hit = self.hit(dec, f"@tf.function on {node.name} inside a loop creates a new tf.function "  # type: ignore[attr-defined]
                                     f"(and a new trace) on every iteration: define it once, before the loop")
+                hit.callee = node.name  # type: ignore[attr-defined]  # about that tf.function (a hazard of it)
+                yield hit
             elif (is_tf_function_decorated(ctx, node) and not loops and in_function and fn is not None
                   and called_repeatedly(ctx, node) and _name_called_in(ctx, node.name, ctx.scope.node)  # type: ignore[attr-defined]
                   and not _gets_new_object(ctx, node, ctx.scope.node)):  # type: ignore[arg-type]

@@ -9,7 +9,14 @@ from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import called_repeatedly, calls_tf_function, loop_names, module_facts, shape_follows
+from tfadvisor.rules._util import (
+    called_repeatedly,
+    calls_tf_function,
+    is_tf_function_decorated,
+    loop_names,
+    module_facts,
+    shape_follows,
+)
 from tfadvisor.rules.base import Rule, register
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -24,13 +31,26 @@ class PythonObjectArgument(Rule):
     summary = "a fresh Python object passed to a tf.function: a new object means a new trace"
     why = """\
 tf.function matches non-tensor arguments by identity or equality to pick a traced graph. A new
-instance of your own class, a fresh lambda or a bound method built at the call (`obj.method`
-captured anew) is a new key each time: every call traces again, and TensorFlow warns `5 out of the
+instance of your own class, a fresh lambda, a function defined inside the loop that hands it over,
+or a bound method built at the call (`obj.method` captured anew) is a new key each time: every call traces again, and TensorFlow warns `5 out of the
 last 5 calls to <function ...> triggered tf.function retracing. Tracing is expensive ...` ("passing
 Python objects instead of tensors"). Build the object once and pass the same one, or pass its
 tensor fields.
 """
     bad = (
+        """\
+import tensorflow as tf
+
+def main(batches, model):
+    @tf.function
+    def get_loss(work, x):
+        return work(x)
+
+    for x in batches:
+        def step(x):  # a new function object on every iteration
+            return tf.reduce_mean(model(x))
+        get_loss(step, x)  # TF103
+""",
         """\
 import tensorflow as tf
 
@@ -88,7 +108,8 @@ for i in range(10):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         facts = module_facts(ctx)
-        if not facts.tf_functions and not facts.tf_methods:
+        if not facts.tf_functions and not facts.tf_methods and not any(
+                is_tf_function_decorated(ctx, n) for n in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef)):
             return
         for call in ctx.scope.nodes(ast.Call):
             callee = calls_tf_function(ctx, call)
@@ -102,8 +123,10 @@ for i in range(10):
             for arg in [*call.args, *(k.value for k in call.keywords)]:
                 what = _fresh_object(ctx, arg)
                 if what:
-                    yield self.hit(arg, f"{callee}() gets {what}, a new Python object on each call: "
+                    hit = self.hit(arg, f"{callee}() gets {what}, a new Python object on each call: "
                                         f"tf.function traces again for every new object")
+                    hit.callee = callee  # about that tf.function: its hazard (advice/hazards.py)
+                    yield hit
                     break
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:

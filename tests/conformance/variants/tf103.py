@@ -171,4 +171,35 @@ VARIANTS = [
             return [float(gradient_penalty(functools.partial(discriminator, training=True), tf.ones([2, 3]) * i))
                     for i in range(6)]
         """, tf="retraces", real=True, note="a partial made in the call is a new object each time: TF 2.21 traces each"),
+    V("step-defined-in-the-batch-loop-handed-over", """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+
+        @tf.function
+        def get_loss(work, x):
+            return work(x)
+
+        def main():
+            out = []
+            for i in range(6):
+                def train_step(x):
+                    return tf.reduce_sum(x * w)
+                out.append(float(get_loss(train_step, tf.ones([2]) * i)))
+            return out
+        """, tf="retraces", real=True, note="a def inside the loop is a new function object each iteration"),
+    V("step-defined-once-before-the-loop", """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+
+        @tf.function
+        def get_loss(work, x):
+            return work(x)
+
+        def main():
+            def train_step(x):
+                return tf.reduce_sum(x * w)
+            return [float(get_loss(train_step, tf.ones([2]) * i)) for i in range(6)]
+        """, tf="same", real=True),
 ]
