@@ -2124,3 +2124,27 @@ def test_a_tf_function_made_or_handed_a_new_step_in_the_batch_loop_is_reconfigur
         """)
     assert fns["main.<locals>.get_loss"].verdict is Verdict.RECONFIGURE
     assert any(f.rule == "TF103" for f in report.findings)
+
+
+def test_a_global_redrawn_in_the_module_loop_that_calls_the_step_is_stale() -> None:
+    """``rnd = np.random.randint(2)`` on every pass of the script's ``while`` loop, read inside the
+    tf.function the loop calls: from the second pass on the first trace's value runs (TF 2.21:
+    always 2.0 whatever rnd is). Assigned once in the source, rebound on every pass (heldout19:
+    missed, judged fix-first)."""
+    fns, report = single("""
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            return x * 2.0 if rnd == 0 else x * 3.0
+
+        if __name__ == '__main__':
+            iteration = 0
+            while iteration < 10:
+                rnd = np.random.randint(2)
+                print(float(train_step(tf.constant(1.0))), rnd)
+                iteration += 1
+        """)
+    assert [f.rule for f in report.findings] == ["TF105"]
+    assert fns["train_step"].verdict is Verdict.FIX_FIRST

