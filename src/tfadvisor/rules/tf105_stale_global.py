@@ -115,7 +115,8 @@ def apply(x):
         # A nested function reads its closure when traced; only a tf.function kept and called
         # again later (decorated itself) can hold a stale value of a closure variable.
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
-        if not rebound and not outer and not _module_loops(ctx):
+        in_loops = _set_in_module_loops(ctx)
+        if not rebound and not outer and not in_loops:
             return
         lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
         local = ctx.local_names | set(ctx.params) | lambda_args
@@ -140,7 +141,7 @@ def apply(x):
                     if line == 0 or (line > fn.lineno and _called_after(ctx, fn, line)
                                      and _called_between(ctx, fn, fn.lineno, line)):
                         where = line
-            if where is None and ctx.scope.parent is not None and not _shadowed(ctx.scope, name):
+            if where is None and name in in_loops and ctx.scope.parent is not None and not _shadowed(ctx.scope, name):
                 # set on every pass of a module-level loop that also calls it: from the second
                 # pass on, the trace of the first is what runs (heldout19: ``rnd`` redrawn per step)
                 where = _set_in_calling_loop(ctx, fn, name)
@@ -232,6 +233,13 @@ def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunct
         if sets and calls:
             return sets[0]
     return None
+
+
+def _set_in_module_loops(ctx: ScopeContext) -> frozenset[str]:
+    """Names assigned inside the module's own loops (what ``_set_in_calling_loop`` may find)."""
+    return module_scope(ctx.scope).cached("tf105_loop_names", lambda: frozenset(
+        n.id for loop in _module_loops(ctx) for n in ast.walk(loop)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)))
 
 
 def _module_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
