@@ -603,7 +603,7 @@ def _decorated_hazards(case: Case) -> Decision | None:
         # either way (Keras traces call itself), keeping it is not (benchmarks/corpus: layers.py)
         return Decision(Verdict.UNDECORATE, ["TF406"], confidence="speculative", assumptions=[
             "Keras compiles a layer's call itself; decorated, its weights are built inside this trace and get "
-            "no gradients unless the program first calls it eagerly, which another file decides: undecorating "
+            "no gradients unless the program builds it first (model.build), which another file decides: undecorating "
             "is safe either way"])
     return Decision(Verdict.FIX_FIRST, found) if found else None
 

@@ -33,9 +33,10 @@ inside the trace: no finding.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
-So does a class that the file defining it never makes: a program that builds it with an eager first
-call (`model(tf.ones((1, 224, 224, 3)))` before training) gives every weight its gradients, and
-where the program builds it is in another file.
+So does a class that the file defining it never makes: a program that builds it first
+(`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
+program builds it is in another file. An eager first call (`model(tf.ones((1, 3)))`) is not enough:
+the decorated `call` traces it, and TensorFlow 2.21 still gives no gradients afterwards.
 """
     bad = (
         """\
@@ -132,7 +133,7 @@ class Linear(tf.keras.layers.Layer):
         # module: whether a program builds it with an eager first call (then every weight gets its
         # gradients) or inside a tape is not in this file.
         loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
-        unless = "" if made else " unless the program first calls it eagerly (another file decides)"
+        unless = "" if made else " unless the program builds it first (model.build(shape); another file decides)"
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
                                   f"are built inside this trace{unless}, and a custom training loop then gets no "
                                   f"gradients for them (Keras traces call itself in fit/predict); decorate the train "
