@@ -2148,3 +2148,21 @@ def test_a_global_redrawn_in_the_module_loop_that_calls_the_step_is_stale() -> N
         """)
     assert [f.rule for f in report.findings] == ["TF105"]
     assert fns["train_step"].verdict is Verdict.FIX_FIRST
+
+
+def test_a_function_a_lambda_hands_to_tf_cond_keeps_the_control_flow_note() -> None:
+    """``tf.cond(p, lambda: _flip(image), ...)``: the per-file pass records ``_flip(image)`` as a call
+    site on the cond's line, and the hand-off to control flow is still said (the call site made the
+    hand-off's edge a duplicate; skipping the edge must not skip the note)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        def _flip(image):
+            return tf.image.flip_left_right(image)
+
+        def augment(image):
+            return tf.cond(tf.random.uniform([]) > 0.5, lambda: _flip(image), lambda: image)
+
+        print(augment(tf.zeros([4, 4, 3])).shape)
+        """)
+    assert any("handed to TensorFlow control flow" in a for a in fns["_flip"].assumptions)

@@ -404,7 +404,7 @@ def _drives_batches(case: Case) -> Decision | None:
             # development splits, heldout19 among them, leave-eager only), the step to extract noted.
             inline, move = ("computes the training step inline (tape, gradients, update)",
                             "move that body into a step function and decorate it; the loop stays Python")
-            if not any(site.in_loop and not site.rare for _, site in _eager_sites(case)):
+            if not _called_eagerly_in_loops(case):
                 return Decision(Verdict.LEAVE_EAGER, assumptions=[
                     f"drives training: its loop over {values.describe(iterated)} {inline}; to gain from a "
                     f"graph, {move}"])

@@ -491,9 +491,8 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
 
 def _module_tensors(ctx: ScopeContext) -> frozenset[str]:
     """Module-level names bound to a variable or a tensor op's result."""
-    root = ctx.scope
-    while root.parent is not None:
-        root = root.parent
+    root = ctx.scope.root
+
     def build() -> frozenset[str]:
         out: set[str] = set()
         for stmt in getattr(root.node, "body", []):
@@ -519,9 +518,7 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
     or a range: what is iterated, whether the body computes gradients, what it calls."""
     out: list[tuple[tuple, bool, tuple[str, ...]]] = []
     for loop in ctx.scope.nodes(ast.For):
-        iterable = loop.iter
-        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "enumerate" and iterable.args:
-            iterable = iterable.args[0]
+        iterable = _unenumerated(ctx, loop.iter)
         if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range", "zip"):
             continue  # counters; zip(grads, variables) and the like are structure, not data
         if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()) or _constant_collection(ctx, iterable):
@@ -544,10 +541,7 @@ def _constant_collection(ctx: ScopeContext, node: ast.AST) -> bool:
         return bool(node.elts) and all(isinstance(e, ast.Constant) for e in node.elts)
     if not isinstance(node, ast.Name):
         return False
-    scope = ctx.scope
-    while scope.parent is not None:
-        scope = scope.parent
-    bound = [a.value for where in (ctx.scope.nodes(ast.Assign), scope.node.body)  # type: ignore[attr-defined]
+    bound = [a.value for where in (ctx.scope.nodes(ast.Assign), ctx.scope.root.node.body)  # type: ignore[attr-defined]
              for a in where if isinstance(a, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
     return bool(bound) and all(isinstance(v, (ast.List, ast.Tuple, ast.Set)) and _constant_collection(ctx, v)

@@ -439,11 +439,11 @@ class Project:
                     linked.eager_reason = f"run by tf.py_function/numpy_function ({place}): eager by construction"
                 elif kind == "needs-graph":
                     linked.needs_graph.append(f"handed to ClusterCoordinator.schedule ({place}), which takes only tf.functions")
-                elif kind in ("caller", "control-flow") and where and where in local:
+                elif (kind in ("caller", "control-flow") and where and where in local
+                      # ``strategy.run(step, args=(...))`` is a call site already, with its arguments (module.py)
+                      and not any(c.line == line and c.callee == name for c in local[where].calls)):
                     # ``strategy.run(step, args=...)``, ``tf.while_loop(cond, body, ...)``: run where called
                     caller = local[where]
-                    if any(c.line == line and c.callee == name for c in caller.calls):
-                        continue  # written as a call site already (``strategy.run``: module.py)
                     site = CallSite(callee=name, line=line, col=0)
                     self.functions[caller.id].callees.append((site, target))
                     linked.callers.append((caller, site))

@@ -77,6 +77,14 @@ class Scope:
     def is_module(self) -> bool:
         return isinstance(self.node, ast.Module)
 
+    @property
+    def root(self) -> Scope:
+        """The module's scope, at the top of this one's parents."""
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
     @overload
     def nodes(self, kind: type[N], /) -> list[N]: ...
     @overload

@@ -487,14 +487,24 @@ def new_callable(ctx: ScopeContext, arg: ast.AST) -> str | None:
         return "a lambda"
     if isinstance(arg, ast.Call) and ctx.call_name(arg) == "functools.partial":
         return "a new functools.partial(...)"
-    if isinstance(arg, ast.Name):
+    if isinstance(arg, ast.Name) and (loops := _defs_in_loops(ctx).get(arg.id)):
         # ``def train_step(...)`` written inside the loop that hands it over: a new function object
         # on every iteration (TensorFlow 2.21: a tf.function handed one traces once per iteration)
-        around = {id(n) for n in ctx.enclosing(arg) if isinstance(n, (ast.For, ast.AsyncFor, ast.While))}
-        for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
-            if node.name == arg.id and any(id(n) in around for n in ctx.enclosing(node)):  # type: ignore[attr-defined]
-                return f"{arg.id}, a function defined anew in this loop"
+        if any(id(n) in loops for n in ctx.enclosing(arg)):
+            return f"{arg.id}, a function defined anew in this loop"
     return None
+
+
+def _defs_in_loops(ctx: ScopeContext) -> dict[str, frozenset[int]]:
+    """Name of each function this scope defines inside a loop -> the ids of the loops around it."""
+    def build() -> dict[str, frozenset[int]]:
+        out: dict[str, frozenset[int]] = {}
+        for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
+            loops = frozenset(id(n) for n in ctx.enclosing(node) if isinstance(n, (ast.For, ast.AsyncFor, ast.While)))
+            if loops:
+                out[node.name] = out.get(node.name, frozenset()) | loops  # type: ignore[attr-defined]
+        return out
+    return ctx.scope.cached("defs_in_loops", build)
 
 
 def _not_float64(dtype: ast.AST) -> bool:

@@ -24,9 +24,7 @@ _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 
 
 def module_scope(scope: Scope) -> Scope:
-    while scope.parent is not None:
-        scope = scope.parent
-    return scope
+    return scope.root
 
 
 def is_tf_function_decorated(ctx: ScopeContext, node: ast.AST) -> bool:
@@ -309,15 +307,20 @@ def enclosing_class_name(ctx: ScopeContext) -> str | None:
     return ctx.scope.cls.node.name if ctx.scope.cls is not None else None
 
 
+def local_tf_functions(ctx: ScopeContext) -> frozenset[str]:
+    """Names of the tf.functions this function defines for itself (``@tf.function def get_loss``)."""
+    return ctx.scope.cached("local_tf_functions", lambda: frozenset(
+        node.name for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef)  # type: ignore[attr-defined]
+        if is_tf_function_decorated(ctx, node)))
+
+
 def calls_tf_function(ctx: ScopeContext, call: ast.Call) -> str | None:
     """The name of the tf.function of this module that ``call`` calls, if it calls one."""
     facts = module_facts(ctx)
     func = call.func
     if isinstance(func, ast.Name) and func.id in facts.tf_functions and func.id not in ctx.local_names:
         return func.id
-    if isinstance(func, ast.Name) and any(  # a tf.function this function defines for itself
-            node.name == func.id and is_tf_function_decorated(ctx, node)  # type: ignore[attr-defined]
-            for node in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef)):
+    if isinstance(func, ast.Name) and func.id in local_tf_functions(ctx):
         return func.id
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         cls = enclosing_class_name(ctx)

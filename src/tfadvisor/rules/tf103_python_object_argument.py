@@ -12,7 +12,7 @@ from tfadvisor.model import Severity
 from tfadvisor.rules._util import (
     called_repeatedly,
     calls_tf_function,
-    is_tf_function_decorated,
+    local_tf_functions,
     loop_names,
     module_facts,
     shape_follows,
@@ -108,8 +108,7 @@ for i in range(10):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         facts = module_facts(ctx)
-        if not facts.tf_functions and not facts.tf_methods and not any(
-                is_tf_function_decorated(ctx, n) for n in ctx.scope.nodes(ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not facts.tf_functions and not facts.tf_methods and not local_tf_functions(ctx):
             return
         for call in ctx.scope.nodes(ast.Call):
             callee = calls_tf_function(ctx, call)

@@ -216,10 +216,7 @@ def _build_module_rebinds(ctx: ScopeContext) -> dict[str, int]:
 
 def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int | None:
     """The line where a module-level loop that calls ``fn`` (after its def) assigns ``name``."""
-    root = module_scope(ctx.scope)
-    again = min((d.lineno for d in _top_level(root.node.body)  # type: ignore[attr-defined]
-                 if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == fn.name
-                 and d.lineno > fn.lineno), default=10**9)  # later calls reach the new definition
+    again = _defined_again(list(_top_level(module_scope(ctx.scope).node.body)), fn)  # type: ignore[attr-defined]
     for loop in _module_loops(ctx):
         if not fn.lineno < loop.lineno < again:
             continue
@@ -235,6 +232,14 @@ def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunct
     return None
 
 
+def _defined_again(statements: list[ast.stmt], node: ast.AST) -> int:
+    """The line where the module defines ``node``'s name again further down (also inside ``if
+    __name__ == "__main__":`` or a loop): calls after it reach the new function, which reads the
+    name afresh. A line past the end when it does not."""
+    return min((s.lineno for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and s.name == node.name and s.lineno > node.lineno), default=10**9)  # type: ignore[attr-defined]
+
+
 def _set_in_module_loops(ctx: ScopeContext) -> frozenset[str]:
     """Names assigned inside the module's own loops (what ``_set_in_calling_loop`` may find)."""
     return module_scope(ctx.scope).cached("tf105_loop_names", lambda: frozenset(
@@ -243,7 +248,7 @@ def _set_in_module_loops(ctx: ScopeContext) -> frozenset[str]:
 
 
 def _module_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
-    """Outermost loops of the module's own code (``if __name__ == "__main__":`` blocks too)."""
+    """The loops of the module's own code, nested ones and those in ``if __name__ == "__main__":``."""
     root = module_scope(ctx.scope)
     return root.cached("tf105_loops", lambda: [s for s in _top_level(root.node.body)  # type: ignore[attr-defined]
                                               if isinstance(s, (ast.For, ast.While))])
@@ -274,20 +279,12 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
     root = module_scope(ctx.scope)
     tree = root.node
     statements = list(_top_level(tree.body))  # type: ignore[attr-defined]
-    defs = [s for s in statements if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
-
-    def redefined(node: ast.AST) -> int:
-        # defined again further down (also inside ``if __name__ == "__main__":`` or a loop): calls
-        # after that reach the new function, which reads the name afresh
-        later = [d.lineno for d in defs if d.name == node.name and d.lineno > node.lineno]  # type: ignore[attr-defined]
-        return min(later, default=10**9)
-
     # it, and module functions that call it by name (its callers), each until defined again
-    names = {fn.name: redefined(fn)}
+    names = {fn.name: _defined_again(statements, fn)}
     for scope in root.children:
         if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):
             caller = scope.node
-            names.setdefault(caller.name, redefined(caller))  # type: ignore[attr-defined]
+            names.setdefault(caller.name, _defined_again(statements, caller))  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
     for stmt in statements:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or stmt.lineno <= line:

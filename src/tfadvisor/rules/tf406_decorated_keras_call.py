@@ -130,8 +130,8 @@ class Linear(tf.keras.layers.Layer):
         # With a loop over tensors the decorator has a use (AutoGraph converts the loop when the
         # layer runs eagerly), and it breaks only if the layer is first built inside the trace,
         # which the code does not say: a note, not a warning. Likewise a class made in another
-        # module: whether a program builds it with an eager first call (then every weight gets its
-        # gradients) or inside a tape is not in this file.
+        # module: whether a program builds it first (``model.build(shape)``: then every weight gets
+        # its gradients; an eager first call does not, it is traced too) is not in this file.
         loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
         unless = "" if made else " unless the program builds it first (model.build(shape); another file decides)"
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
