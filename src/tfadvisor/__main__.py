@@ -1,3 +1,3 @@
-from tfadvisor.cli.main import main
+from tfadvisor.cli.entry import main
 
 main()

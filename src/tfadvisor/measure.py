@@ -8,13 +8,14 @@ observed program does, when it runs.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tfadvisor.model import Report
 from tfadvisor.runtime.run.observe import DEFAULT_MEMORY_BUDGET  # bytes of sampled calls kept for replay
@@ -49,60 +50,88 @@ def measure_program(target: str, args: Sequence[str] = (), *, is_module: bool = 
     observing the project's functions (``project``: their folder; default the script's), then
     replay and measure within ``budget_s`` seconds (None: a share of the program's own run time,
     ``runtime/run/budget.py``; 0: observation only). Never raises for what the program does."""
-    from tfadvisor.runtime import quiet
-    from tfadvisor.runtime.keras.session import KerasSession, keras_budget
-    from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm, project_root, run_program
+    run = _MeasuredRun(target, list(args), is_module, project, budget_s, memory_budget, hooks or RunHooks())
+    run.observe()  # early in a short function: this frame is under the program (runtime/run/session.py)
+    return run.measure()
 
-    hooks = hooks or RunHooks()
-    root = project_root(target, is_module, project)
-    pending = StaticInBackground(root)  # check runs beside the program, on another core
-    keras = KerasSession(root)  # Keras's compile/fit, observed and measured apart (runtime/keras/)
 
-    def report(analysis: RunAnalysis) -> Report:
-        return keras.extend(analysis.report())
+class _MeasuredRun:
+    """``measure_program``'s steps: the program observed once (``check`` beside it, Keras's
+    compile and fit observed apart), then the replays within the budget."""
 
-    def save(analysis: RunAnalysis) -> None:
-        if hooks.saved:
-            hooks.saved(report(analysis))
+    def __init__(self, target: str, args: list[str], is_module: bool, project: str | None, budget_s: float | None,
+                 memory_budget: int, hooks: RunHooks) -> None:
+        from tfadvisor.runtime.keras.session import KerasSession
+        from tfadvisor.runtime.run.session import project_root
 
-    def hard_exit(program, observer) -> None:  # os._exit or a fatal signal: report what ran
+        self.target, self.args, self.is_module, self.project = target, args, is_module, project
+        self.budget_s, self.memory_budget, self.hooks = budget_s, memory_budget, hooks
+        root = project_root(target, is_module, project)
+        self.pending = StaticInBackground(root)  # check runs beside the program, on another core
+        self.keras = KerasSession(root)  # Keras's compile/fit, observed and measured apart (runtime/keras/)
+
+    def observe(self) -> None:
+        from tfadvisor.runtime.run.session import run_program
+
+        with self._observing():
+            self.program, self.observer = run_program(self.target, self.args, is_module=self.is_module,
+                                                      project=self.project, memory_budget=self.memory_budget,
+                                                      on_hard_exit=self._hard_exit)
+
+    @contextlib.contextmanager
+    def _observing(self) -> Iterator[None]:
+        from tfadvisor.runtime import quiet
+
+        self.keras.install()
+        try:
+            with quiet.frames_hidden():  # the program's error traces show its frames, not tfadvisor's
+                yield
+        finally:
+            self.keras.remove()
+
+    def measure(self) -> RunResult:
+        from tfadvisor.runtime.keras.session import keras_budget
+        from tfadvisor.runtime.run.session import Terminated, _handle_sigterm, _restore_sigterm
+
+        program, observer, keras, hooks, budget_s = self.program, self.observer, self.keras, self.hooks, self.budget_s
+        if hooks.ended:
+            hooks.ended(program.outcome, program.exit_status, program.error)
+        # imported only now: the program has imported NumPy and TensorFlow itself, and the analysis's
+        # imports do not add to the observed run's wall time (issue 21: --budget 0 within 1.10x)
         from tfadvisor.runtime.run.analysis import RunAnalysis
 
-        save(RunAnalysis(program, observer, pending.result(), budget_s))
+        analysis = RunAnalysis(program, observer, self.pending.result(), budget_s)
+        self._save(analysis)  # a report exists even if replay crashes the process
+        if program.outcome not in ("not-found", "terminated") and (observer.observed() or keras.observed()):
+            previous = _handle_sigterm()
+            try:
+                if keras.observed():
+                    progress = hooks.progress
+                    trial = (lambda name: progress(0, 1, name)) if progress is not None else None
+                    spent = keras.measure(keras_budget(budget_s, keras.fit_s()), progress=trial,
+                                          checkpoint=lambda: self._save(analysis))
+                    if budget_s is not None:  # a given budget is shared; an automatic one is the functions' own
+                        analysis.budget_s = max(0.0, analysis.budget_s - spent)
+                if observer.observed():
+                    analysis.analyse(progress=hooks.progress, checkpoint=lambda: self._save(analysis))
+            except Terminated:
+                analysis.interrupted = True
+                program.exit_status = program.exit_status or 143
+            finally:
+                _restore_sigterm(previous)
+        return RunResult(self._report(analysis), program.exit_status)
 
-    keras.install()
-    try:
-        with quiet.frames_hidden():  # the program's error traces show its frames, not tfadvisor's
-            program, observer = run_program(target, list(args), is_module=is_module, project=project,
-                                            memory_budget=memory_budget, on_hard_exit=hard_exit)
-    finally:
-        keras.remove()
-    if hooks.ended:
-        hooks.ended(program.outcome, program.exit_status, program.error)
-    # imported only now: the program has imported NumPy and TensorFlow itself, and the analysis's
-    # imports do not add to the observed run's wall time (issue 21: --budget 0 within 1.10x)
-    from tfadvisor.runtime.run.analysis import RunAnalysis
+    def _report(self, analysis: RunAnalysis) -> Report:
+        return self.keras.extend(analysis.report())
 
-    analysis = RunAnalysis(program, observer, pending.result(), budget_s)
-    save(analysis)  # a report exists even if replay crashes the process
-    if program.outcome not in ("not-found", "terminated") and (observer.observed() or keras.observed()):
-        previous = _handle_sigterm()
-        try:
-            if keras.observed():
-                progress = hooks.progress
-                trial = (lambda name: progress(0, 1, name)) if progress is not None else None
-                spent = keras.measure(keras_budget(budget_s, keras.fit_s()), progress=trial,
-                                      checkpoint=lambda: save(analysis))
-                if budget_s is not None:  # a given budget is shared; an automatic one is the functions' own
-                    analysis.budget_s = max(0.0, analysis.budget_s - spent)
-            if observer.observed():
-                analysis.analyse(progress=hooks.progress, checkpoint=lambda: save(analysis))
-        except Terminated:
-            analysis.interrupted = True
-            program.exit_status = program.exit_status or 143
-        finally:
-            _restore_sigterm(previous)
-    return RunResult(report(analysis), program.exit_status)
+    def _save(self, analysis: RunAnalysis) -> None:
+        if self.hooks.saved:
+            self.hooks.saved(self._report(analysis))
+
+    def _hard_exit(self, program: Any, observer: Any) -> None:  # os._exit or a fatal signal: report what ran
+        from tfadvisor.runtime.run.analysis import RunAnalysis
+
+        self._save(RunAnalysis(program, observer, self.pending.result(), self.budget_s))
 
 
 class StaticInBackground:

@@ -13,17 +13,19 @@ TensorFlow is not installed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import sys
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from tfadvisor.cli.entry import hand_over
 from tfadvisor.cli.options import output_options, require_tensorflow
 
 if TYPE_CHECKING:
+    from tfadvisor.measure import RunHooks, RunResult
     from tfadvisor.model import Report
 
 EXIT_USAGE = 2
@@ -87,9 +89,8 @@ def run(module: str | None, project: str | None, budget: float | None, memory_bu
         click.echo(f"tfadvisor: --memory-budget: {exc.message}", err=True)
         sys.exit(EXIT_USAGE)
     _check_config(target, is_module=module is not None, project=project)
-    status = execute(target, args, is_module=module is not None, project=project, budget_s=budget,
-                     memory_budget=memory, fmt=fmt, output=output, quiet=quiet)
-    sys.exit(status)
+    hand_over(functools.partial(execute, target, args, is_module=module is not None, project=project,
+                                budget_s=budget, memory_budget=memory, fmt=fmt, output=output, quiet=quiet))
 
 
 def _check_config(target: str, *, is_module: bool, project: str | None) -> None:
@@ -110,59 +111,81 @@ def execute(target: str, args: list[str], *, is_module: bool, project: str | Non
     """The whole command; returns the exit status. Kept apart from click so tests can call it."""
     # Only what runs the program is imported before it: the reports, the terminal and the
     # renderers come after, when the program (and TensorFlow) has run (issue 21: --budget 0 overhead).
-    from tfadvisor.measure import RunHooks, measure_program
+    from tfadvisor.measure import measure_program
 
-    if output and not os.path.isdir(os.path.dirname(os.path.abspath(output))):
-        click.echo(f"tfadvisor: --output: folder of {output!r} does not exist", err=True)
+    terminal = _Terminal(fmt, output, quiet)
+    if not terminal.usable:
         return EXIT_USAGE
+    with terminal:  # the program starts early in this short function (cli/entry.py says why)
+        result = measure_program(target, args, is_module=is_module, project=project, budget_s=budget_s,
+                                 memory_budget=memory_budget, hooks=terminal.hooks())
+    return terminal.show(result)
 
-    def errors() -> Any:
+
+class _Terminal:
+    """What `run` shows around the program: its messages, the replay's progress bar (from the
+    first replayed function on, never over the program's own output), checkpoints of the report
+    with ``--output``, and the report at the end."""
+
+    def __init__(self, fmt: str, output: str | None, quiet: bool) -> None:
+        self.fmt, self.output, self.quiet = fmt, output, quiet
+        self.usable = not output or os.path.isdir(os.path.dirname(os.path.abspath(output)))
+        if not self.usable:
+            click.echo(f"tfadvisor: --output: folder of {output!r} does not exist", err=True)
+        self._replaying = contextlib.ExitStack()
+        self._bar: Any = None
+
+    def __enter__(self) -> _Terminal:
+        return self
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        self._replaying.close()
+
+    def hooks(self) -> RunHooks:
+        from tfadvisor.measure import RunHooks
+
+        return RunHooks(saved=self._checkpoint if self.output else None, ended=self._ended, progress=self._advance)
+
+    def show(self, result: RunResult) -> int:
+        from tfadvisor.report import render
+        from tfadvisor.report.output import emit, write_atomic
+        from tfadvisor.ui import console
+
+        color = self.fmt == "text" and self.output is None and console().is_terminal
+        text = render(result.report, self.fmt, color=color)
+        if self.output:
+            write_atomic(self.output, text)
+            if not self.quiet:
+                self._errors().print(f"tfadvisor: report written to {self.output}", markup=False)
+        elif not (self.quiet and self.fmt == "text"):
+            emit(text, None)
+        return result.exit_status
+
+    def _errors(self) -> Any:
         from tfadvisor.ui import err_console
 
-        return err_console(quiet=quiet)
+        return err_console(quiet=self.quiet)
 
-    def checkpoints(path: str) -> Callable[[Report], None]:  # only with --output: no report built otherwise
-        def save(report: Report) -> None:
-            from tfadvisor.report import render
-            from tfadvisor.report.output import write_atomic
+    def _checkpoint(self, report: Report) -> None:  # only with --output: no report built otherwise
+        from tfadvisor.report import render
+        from tfadvisor.report.output import write_atomic
 
-            try:
-                write_atomic(path, render(report, fmt, color=False))
-            except Exception:  # the last report is written below; a failed checkpoint loses nothing yet
-                pass
-        return save
+        try:
+            write_atomic(str(self.output), render(report, self.fmt, color=False))
+        except Exception:  # the last report is written at the end; a failed checkpoint loses nothing yet
+            pass
 
-    def ended(outcome: str, status: int, error: str | None) -> None:
+    def _ended(self, outcome: str, status: int, error: str | None) -> None:
         if outcome == "not-found":
             click.echo(f"tfadvisor: {error}", err=True)
         elif outcome != "ok":
-            errors().print(f"tfadvisor: the program ended with exit status {status}"
-                         + (f" ({error})" if error else "") + "; reporting what ran", markup=False)
+            self._errors().print(f"tfadvisor: the program ended with exit status {status}"
+                                 + (f" ({error})" if error else "") + "; reporting what ran", markup=False)
 
-    with contextlib.ExitStack() as replaying:
-        bars: list[Any] = []  # drawn from the first replayed function on: never over the program's own output
+    def _advance(self, done: int, total: int, name: str) -> None:
+        from tfadvisor.ui import progress
 
-        def advance(done: int, total: int, name: str) -> None:
-            from tfadvisor.ui import progress
-
-            if not bars:
-                bars.append(replaying.enter_context(progress("replaying", quiet=quiet)))
-            bars[0].update(description=f"replaying {name}", total=total)
-            bars[0].advance(done - bars[0].completed)
-
-        result = measure_program(target, args, is_module=is_module, project=project, budget_s=budget_s,
-                                 memory_budget=memory_budget, hooks=RunHooks(saved=checkpoints(output) if output else None, ended=ended,
-                                                                progress=advance))
-    from tfadvisor.report import render
-    from tfadvisor.report.output import emit, write_atomic
-    from tfadvisor.ui import console
-
-    color = fmt == "text" and output is None and console().is_terminal
-    text = render(result.report, fmt, color=color)
-    if output:
-        write_atomic(output, text)
-        if not quiet:
-            errors().print(f"tfadvisor: report written to {output}", markup=False)
-    elif not (quiet and fmt == "text"):
-        emit(text, None)
-    return result.exit_status
+        if self._bar is None:
+            self._bar = self._replaying.enter_context(progress("replaying", quiet=self.quiet))
+        self._bar.update(description=f"replaying {name}", total=total)
+        self._bar.advance(done - self._bar.completed)

@@ -78,71 +78,105 @@ def run_program(
     here): the last chance to write the report for what was observed. SIGTERM is handled like
     Ctrl-C (outcome "terminated", exit status 143).
     """
-    observer = observer or Observer(memory_budget=memory_budget)
-    scope = ProjectScope([project_root(target, is_module, project)])
-    argv = [target, *args]
-    result = ProgramResult(target=target, is_module=is_module, argv=argv)
-    if not is_module and not os.path.isfile(target):
-        result.exit_status, result.outcome = 2, "not-found"
-        result.error = f"can't open file {target!r}: no such file"
-        return result, observer
+    run = ProgramRun(target, args, is_module, project, observer or Observer(memory_budget=memory_budget), on_hard_exit)
+    with run:
+        run.execute()
+    return run.result, run.observer
 
-    hooks = Installation(observer, scope)
-    saved_argv, saved_path, saved_main = sys.argv[:], sys.path[:], sys.modules.get("__main__")
-    sys.argv = argv[:]
-    sys.path.insert(0, os.getcwd() if is_module else os.path.dirname(os.path.abspath(target)))
-    hooks.install()
-    start = time.perf_counter()
-    real_exit = os._exit
 
-    def last_report(status: int, outcome: str, error: str) -> None:  # the process ends without returning here
-        observer.stop()
-        result.exit_status, result.outcome, result.error = status, outcome, error
-        result.wall_s = time.perf_counter() - start
+class ProgramRun:
+    """One observed run of the program. ``with`` sets the process up as Python would for it
+    (``sys.argv``, ``sys.path``, ``__main__``) with the observation hooks and handlers for
+    ``os._exit``, SIGTERM and fatal signals, and puts everything back; whatever the program does
+    (returns, raises, exits, Ctrl-C) ends up in ``result`` and goes no further.
+
+    Why ``execute`` is a short method inside a ``with``: while the program runs, this frame and
+    the ones under it sit on every Python stack TensorFlow records (one per op it creates), and
+    each costs TensorFlow a scan of its line table up to where it stopped (``cli/entry.py``). So
+    the program starts near the top of short functions, and the set-up happens before.
+    """
+
+    def __init__(self, target: str, args: list[str], is_module: bool, project: str | None, observer: Observer,
+                 on_hard_exit: Callable[[ProgramResult, Observer], None] | None) -> None:
+        self.target, self.is_module, self.observer, self.on_hard_exit = target, is_module, observer, on_hard_exit
+        self.result = ProgramResult(target=target, is_module=is_module, argv=[target, *args])
+        self.found = is_module or os.path.isfile(target)
+        if not self.found:
+            self.result.exit_status, self.result.outcome = 2, "not-found"
+            self.result.error = f"can't open file {target!r}: no such file"
+        self._hooks = Installation(observer, ProjectScope([project_root(target, is_module, project)]))
+        self._real_exit = os._exit
+        self._start = 0.0
+
+    def execute(self) -> None:
+        """The program itself, as ``python script.py`` or ``python -m module`` runs it."""
+        if not self.found:
+            return
+        if self.is_module:
+            self.result.namespace = runpy.run_module(self.target, run_name="__main__", alter_sys=True)
+            return
+        code, namespace = _script(self.target)
+        exec(code, namespace)
+        self.result.namespace = namespace
+
+    def __enter__(self) -> ProgramRun:
+        if not self.found:
+            return self
+        self._saved = sys.argv[:], sys.path[:], sys.modules.get("__main__")
+        sys.argv = self.result.argv[:]
+        sys.path.insert(0, os.getcwd() if self.is_module else os.path.dirname(os.path.abspath(self.target)))
+        self._hooks.install()
+        os._exit = self._hard_exit  # type: ignore[assignment]
+        self._previous_term = _handle_sigterm()
+        self._last_words = LastWords(self._fatal_signal)
+        self._last_words.install()
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if not self.found:
+            return False
+        result = self.result
+        result.wall_s = time.perf_counter() - self._start
+        if isinstance(exc, SystemExit):
+            result.exit_status, result.outcome, result.error = _exit_status(exc)
+        elif isinstance(exc, KeyboardInterrupt):
+            result.exit_status, result.outcome, result.error = 130, "interrupted", "KeyboardInterrupt"
+        elif isinstance(exc, Terminated):
+            result.exit_status, result.outcome, result.error = 143, "terminated", "SIGTERM"
+        elif exc is not None:  # the program's own error: shown as Python shows it
+            result.exit_status, result.outcome = 1, "exception"
+            result.error = _one_line(exc)
+            _print_exception(exc)
+        os._exit = self._real_exit
+        self._last_words.remove()
+        _restore_sigterm(self._previous_term)
+        self.observer.stop()
+        self._hooks.remove()
+        argv, path, main = self._saved
+        sys.argv, sys.path[:] = argv, path
+        if main is not None:
+            sys.modules["__main__"] = main
         _flush()
-        if on_hard_exit is not None:
-            on_hard_exit(result, observer)
+        return True  # what the program raised is in ``result``, not the caller's problem
 
-    def hard_exit(status: int) -> None:  # os._exit in the program: report, then exit as asked
+    def _last_report(self, status: int, outcome: str, error: str) -> None:
+        """The process ends without coming back here: the report for what ran, now."""
+        self.observer.stop()
+        self.result.exit_status, self.result.outcome, self.result.error = status, outcome, error
+        self.result.wall_s = time.perf_counter() - self._start
+        _flush()
+        if self.on_hard_exit is not None:
+            self.on_hard_exit(self.result, self.observer)
+
+    def _hard_exit(self, status: int) -> None:  # os._exit in the program: report, then exit as asked
         try:
-            last_report(int(status), "exit", f"os._exit({status})")
+            self._last_report(int(status), "exit", f"os._exit({status})")
         finally:
-            real_exit(status)
+            self._real_exit(status)
 
-    def fatal_signal(signum: int) -> None:  # a segfault in the program: report, then die of it
-        last_report(-signum, "crashed", f"killed by {signal.Signals(signum).name}")
-
-    os._exit = hard_exit  # type: ignore[assignment]
-    previous_term = _handle_sigterm()
-    last_words = LastWords(fatal_signal)
-    last_words.install()
-    try:
-        if is_module:
-            result.namespace = runpy.run_module(target, run_name="__main__", alter_sys=True)
-        else:
-            result.namespace = _run_script(target)
-    except SystemExit as exc:
-        result.exit_status, result.outcome, result.error = _exit_status(exc)
-    except KeyboardInterrupt:
-        result.exit_status, result.outcome, result.error = 130, "interrupted", "KeyboardInterrupt"
-    except Terminated:
-        result.exit_status, result.outcome, result.error = 143, "terminated", "SIGTERM"
-    except BaseException as exc:  # the program's own error: shown as Python shows it
-        result.exit_status, result.outcome = 1, "exception"
-        result.error = _one_line(exc)
-        _print_exception(exc)
-    finally:
-        result.wall_s = time.perf_counter() - start
-        os._exit = real_exit
-        last_words.remove()
-        _restore_sigterm(previous_term)
-        observer.stop()
-        hooks.remove()
-        sys.argv, sys.path[:] = saved_argv, saved_path
-        if saved_main is not None:
-            sys.modules["__main__"] = saved_main
-        _flush()
-    return result, observer
+    def _fatal_signal(self, signum: int) -> None:  # a segfault in the program: report, then die of it
+        self._last_report(-signum, "crashed", f"killed by {signal.Signals(signum).name}")
 
 
 class Terminated(BaseException):
@@ -166,8 +200,9 @@ def _restore_sigterm(previous: Any) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _run_script(path: str) -> dict[str, Any]:
-    """``runpy.run_path`` for a plain script, compiled through the observing transform."""
+def _script(path: str) -> tuple[types.CodeType, dict[str, Any]]:
+    """A plain script compiled through the observing transform, and the ``__main__`` module it
+    runs in (made ``sys.modules["__main__"]``), as ``runpy.run_path`` would."""
     with open(path, "rb") as handle:
         source = handle.read()
     code = instrument(source, path)
@@ -176,8 +211,7 @@ def _run_script(path: str) -> dict[str, Any]:
         {"__file__": path, "__builtins__": builtins, "__spec__": None, "__loader__": None, "__package__": None}
     )
     sys.modules["__main__"] = module
-    exec(code, module.__dict__)
-    return module.__dict__
+    return code, module.__dict__
 
 
 def _exit_status(exc: SystemExit) -> tuple[int, str, str | None]:
