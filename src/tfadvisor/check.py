@@ -287,8 +287,8 @@ def _build_report(summaries: Sequence[ModuleSummary | None], files: list[FileSta
         decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
                           config.min_tensor_ops)
         decisions[fid] = decision
-        if decision.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST):  # graph code once fixed: it covers its callees
-            to_decorate.add(fid)
+        if decision.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST) or "TF505" in decision.reasons:
+            to_decorate.add(fid)  # graph code once fixed (or already, through its callers): it covers its callees
         fn = linked.fn
         reports.append(FunctionReport(
             id=fid, path=fn.path, qualname=fn.qualname, line=fn.line, end_line=fn.end_line,

@@ -2166,3 +2166,127 @@ def test_a_function_a_lambda_hands_to_tf_cond_keeps_the_control_flow_note() -> N
         print(augment(tf.zeros([4, 4, 3])).shape)
         """)
     assert any("handed to TensorFlow control flow" in a for a in fns["_flip"].assumptions)
+
+
+HALTING_LAYERS = """\
+import tensorflow as tf
+
+
+def should_continue(threshold, halting):
+    return tf.reduce_any(tf.less(halting, threshold))
+
+
+class Halting(tf.keras.layers.Layer):
+    def call(self, x):
+        halting = tf.zeros_like(x)
+        for _ in range(3):
+            if not should_continue(0.9, halting):
+                break
+            x = x * 2.0
+            halting = halting + 0.5
+        return x
+
+
+class Encoder(tf.keras.layers.Layer):
+    def __init__(self, act=True):
+        super().__init__()
+        self.act = act
+        if self.act:
+            self.act = Halting()
+        self.dense = tf.keras.layers.Dense(4)
+
+    def call(self, x):
+        x = self.dense(x)
+        if self.act:
+            x = self.act(x)
+        return x
+
+
+class Net(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.out = tf.keras.layers.Dense(1)
+
+    def train_step_eager(self, x, y, opt):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((self(x) - y) ** 2)
+        grads = tape.gradient(loss, self.trainable_variables)
+        opt.apply_gradients(zip(grads, self.trainable_variables))
+        return loss
+
+    def call(self, x):
+        return self.out(self.encoder(x))
+"""
+
+
+def test_a_hazard_in_a_nested_layers_call_holds_the_step_back(tmp_path: Path) -> None:
+    """Keras 3 runs a layer's ``call`` without AutoGraph: a Python ``if`` on a tensor in a layer two
+    levels down (``self.encoder`` -> ``self.act``, an attribute that is ``True`` or a layer) raises
+    once the step that calls the model is a tf.function (TF 2.21: OperatorNotAllowedInGraphError).
+    The eager step is then fix-first, and the finding is in the layer's ``call``."""
+    fns = project(tmp_path, {"layers.py": HALTING_LAYERS, "train.py": """\
+        import tensorflow as tf
+        from layers import Net
+
+
+        def train_step(model, opt, x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x) - y) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+
+        def main():
+            model, opt = Net(), tf.keras.optimizers.SGD(0.1)
+            ds = tf.data.Dataset.from_tensor_slices((tf.ones([64, 2]), tf.ones([64, 1]))).batch(8)
+            for epoch in range(3):
+                for x, y in ds:
+                    train_step(model, opt, x, y)
+                    model.train_step_eager(x, y, opt)
+
+
+        if __name__ == "__main__":
+            main()
+        """})
+    step = fns["train_step"]
+    assert step.verdict is Verdict.FIX_FIRST and "TF304" in step.reasons, (step.verdict, step.reasons)
+    assert fns["layers.py::Net.train_step_eager"].verdict is Verdict.FIX_FIRST  # ``self(x)``: Net.call
+    findings = check_paths([str(tmp_path)]).findings
+    assert any(f.rule == "TF304" and f.path.endswith("layers.py") and f.line == 12 for f in findings)
+
+
+def test_a_main_that_makes_the_model_and_trains_in_a_loop_is_not_a_builder() -> None:
+    """``main()`` makes the model and the optimizer (it builds, as a model factory does) and then
+    trains over a dataset: its loop's calls of the step are per batch, not on symbolic inputs."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(self.hidden(x))
+
+        def train_step(model, opt, x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x) - y) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        def main():
+            model, opt = Net(), tf.keras.optimizers.SGD(0.1)
+            ds = tf.data.Dataset.from_tensor_slices((tf.ones([64, 2]), tf.ones([64, 1]))).batch(8)
+            for epoch in range(3):
+                for x, y in ds:
+                    train_step(model, opt, x, y)
+
+        if __name__ == "__main__":
+            main()
+        """)
+    assert fns["train_step"].verdict is Verdict.DECORATE, fns["train_step"].assumptions

@@ -128,3 +128,22 @@ def test_os_exit_in_the_program_still_writes_the_report(tmp_path, schema_valid):
     schema_valid(data)
     assert data["run"]["error"] == "os._exit(4)"
     assert data["functions"][0]["measurement"]["calls"] == 5
+
+
+def test_the_program_runs_from_a_shallow_stack(tmp_path):
+    """TensorFlow scans every Python frame under an op it creates; the frames under the observed
+    program are tfadvisor's own, few and stopped early in short functions: click has returned
+    before the program starts (``cli/entry.py``), and the set-up functions are done."""
+    (tmp_path / "prog.py").write_text(
+        "import sys\n"
+        "f, frames = sys._getframe(), []\n"
+        "while f:\n"
+        "    frames.append((f.f_code.co_filename, f.f_code.co_name, f.f_lasti))\n"
+        "    f = f.f_back\n"
+        "print(repr(frames))\n")
+    proc = _run(tmp_path, "--budget", "0", "-q", "prog.py")
+    assert proc.returncode == 0, proc.stderr
+    frames = eval(proc.stdout.strip().splitlines()[-1])  # noqa: S307 - our own program's repr
+    below = [(path, name, lasti) for path, name, lasti in frames[1:] if "tfadvisor" in path]
+    assert not [f for f in frames if f"{os.sep}click{os.sep}" in f[0]], frames
+    assert len(below) <= 8 and all(lasti < 400 for _, _, lasti in below), below

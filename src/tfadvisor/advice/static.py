@@ -251,7 +251,9 @@ def _entry_point(case: Case) -> Decision | None:
     """Decorating pays only for a function called many times from eager code, with tensors."""
     project, linked = case.project, case.linked
     eager_sites = _eager_sites(case)
-    built = [c for c, _ in eager_sites if c is not None and (
+    # A function that makes a model and then trains it in a loop (``main()``: ``Net()``, an optimizer,
+    # ``for x, y in ds: train_step(...)``) builds nothing symbolic: its loop's calls are per batch.
+    built = [c for c, s in eager_sites if c is not None and not (s.in_loop and project.trains[c.id]) and (
         c.id in project.functional or role_of(project.functions[c.id], project.tensor_work[c.id]) == "builder")]
     if eager_sites and len(built) == len(eager_sites):
         return Decision(Verdict.LEAVE_EAGER, assumptions=[

@@ -316,9 +316,25 @@ class ScopeContext:
         if (isinstance(func, ast.Name) and func.id in self.module_models and func.id not in self.params
                 and func.id not in self.env):
             return ("tensor", ())  # ``model(x)`` with ``model = keras.Sequential(...)`` at module level
-        if isinstance(func, ast.Name) and self.env.get(func.id, ("unknown",))[0] == "object":
-            return ("unknown", ())
+        if (isinstance(func, ast.Name) and func.id in self._tensor_returning and func.id not in self.params
+                and func.id not in self.env):
+            return ("tensor", ())  # ``should_continue(...)``, a function of this module that returns an op's result
         return ("unknown", ())
+
+    @property
+    def _tensor_returning(self) -> frozenset[str]:
+        """Functions at this module's top level whose every ``return`` gives a TensorFlow op's
+        result (``return tf.reduce_any(p < t)``): calling one gives a tensor."""
+        root = self.scope.root
+        return root.cached("tensor_returning", lambda: frozenset(
+            node.name for node in root.node.body  # type: ignore[attr-defined]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._returns_ops(node)))
+
+    def _returns_ops(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+        return bool(returns) and all(
+            isinstance(r.value, ast.Call) and tfapi.is_tensor_op(self.imports.resolve(r.value.func))
+            and _tf_call_kind(self.imports.resolve(r.value.func) or "")[0] == "tensor" for r in returns)
 
     def _many_sources(self, call: ast.Call) -> bool:
         """``gradient(target, sources)`` with a list of sources: a list literal, a model's
@@ -430,6 +446,9 @@ _TF_PYTHON_VALUES = frozenset({"executing_eagerly", "inside_function", "get_stat
                                "standardize_shape", "global_policy", "dtype_policy"})
 
 
+# Keras backend helpers that give Python values in a graph too (TF 2.21: ``ndim`` an int, ``dtype`` a str).
+_KERAS_BACKEND_PYTHON = frozenset({"keras.backend.ndim", "keras.backend.dtype"})
+
 # Elementwise predicates that are ops (tf.math.is_nan ...), unlike tf.is_tensor or TF's internal is_*.
 _ELEMENTWISE = ("tensorflow.math.", "tensorflow.experimental.numpy.", "keras.ops.", "tensorflow.strings.",
                 "tensorflow.python.ops.gen_math_ops.", "tensorflow.python.ops.math_ops.")
@@ -447,7 +466,7 @@ def _tf_call_kind(name: str) -> tuple[Kind, tuple[str, ...]]:
     are ops only in its ``*_ops`` modules; elsewhere they are framework code (a checked TF tree)."""
     last = name.rsplit(".", 1)[-1]
     predicate = last.startswith(("is_", "has_")) and not name.startswith(_ELEMENTWISE)
-    if last in _TF_PYTHON_VALUES or predicate or name.startswith("tensorflow.nest."):
+    if last in _TF_PYTHON_VALUES or predicate or name.startswith("tensorflow.nest.") or name in _KERAS_BACKEND_PYTHON:
         return ("primitive", ()) if last.startswith(("is_", "has_", "executing")) else ("object", ())
     if name.startswith(_KERAS_NOT_TF):
         return ("unknown", ())
@@ -483,3 +502,15 @@ def _join(a: tuple[Kind, tuple[str, ...]], b: tuple[Kind, tuple[str, ...]]) -> t
     if a[0] == "primitive" and b[0] == "primitive":
         return ("primitive", ())
     return ("unknown", ())
+
+
+def _own_nodes(fn: ast.AST) -> list[ast.AST]:
+    """The nodes of ``fn``'s body, not those of functions or classes defined inside it."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return out

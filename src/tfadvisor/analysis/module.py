@@ -695,14 +695,39 @@ def _on_values(ctx: ScopeContext, call: ast.Call) -> bool:
             return True  # a NumPy random generator: a new draw per call eagerly, one per trace in a graph
     if (ctx.call_name(call) or "").startswith("numpy.random."):
         return True  # random draws: frozen at trace time
-    for arg in args:
-        for node in ast.walk(arg):
-            if isinstance(node, ast.Attribute) and node.attr in _STATIC_NAMES:
-                break
-            if isinstance(node, ast.Name) and (node.id in ctx.params or node.id in ctx.local_names
-                                               or node.id == "self"):
-                return True
-    return False
+    static = _static_locals(ctx)
+    return any(_reads_changing(ctx, arg, static) for arg in args)
+
+
+def _reads_changing(ctx: ScopeContext, node: ast.AST, static: frozenset[str]) -> bool:
+    """Whether ``node`` reads a parameter, ``self`` or a local other than through a static
+    attribute (``x.shape``, ``t.dtype``): a value that can change from call to call."""
+    if isinstance(node, ast.Attribute) and node.attr in _STATIC_NAMES:
+        return False  # known while tracing, and each new shape is a new trace anyway
+    if isinstance(node, ast.Name):
+        return node.id not in static and (node.id in ctx.params or node.id in ctx.local_names or node.id == "self")
+    return any(_reads_changing(ctx, child, static) for child in ast.iter_child_nodes(node))
+
+
+def _static_locals(ctx: ScopeContext) -> frozenset[str]:
+    """Locals every assignment of which reads only static attributes, constants and other such
+    locals (``shape = (x.shape[1], x.shape[1])``): Python values fixed for a trace."""
+    def build() -> frozenset[str]:
+        values: dict[str, list[ast.AST]] = {}
+        for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            value = getattr(node, "value", None) if not isinstance(node, (ast.For, ast.With)) else None
+            for target in targets:
+                for name in ast.walk(target) if target is not None else ():
+                    if isinstance(name, ast.Name):
+                        values.setdefault(name.id, []).append(
+                            value if isinstance(target, ast.Name) and value is not None else node)
+        static: frozenset[str] = frozenset()
+        for _ in range(3):  # a few rounds reach locals built from locals
+            static = frozenset(n for n, vs in values.items() if n not in ctx.params and all(
+                not isinstance(v, ast.stmt) and not _reads_changing(ctx, v, static) for v in vs))
+        return static
+    return ctx.scope.cached("static_locals", build)
 
 
 _NUMPY_DTYPES = frozenset({f"numpy.{t}" for t in ("float16", "float32", "float64", "int8", "int16", "int32",
@@ -759,6 +784,11 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
                         on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call))
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == "self"):
+            # ``self.encoder(x)``: unless a method of the class, an object ``__init__`` stored (a
+            # layer of the project: the project pass links its ``call``)
+            site.receiver, site.calls_object = ("self", func.attr), True
+        elif (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and (func.value.id in params or func.value.id in ctx.bindings
                      or (ctx.function is not None and func.value.id not in ctx.local_names))):
             # ``model.step(x)`` on a parameter, a local or a module-level instance (``LAST =

@@ -110,8 +110,11 @@ class Project:
         local = self._by_module.get(module, {})
         where = path or (caller.path if caller else None)
         if callee == "self" and caller is not None and caller.class_qualname is not None:
-            # ``theta = self(states)`` in a method: the class's own ``__call__``
-            return self._same_class_body(self.method(module, caller.class_qualname, "__call__"), caller)
+            # ``theta = self(states)`` in a method: the class's own ``__call__`` (Keras's runs ``call``)
+            own = self.method(module, caller.class_qualname, "__call__")
+            if own is None and graph_context.is_keras_class(self.class_bases(module, caller.class_qualname)):
+                own = self.method(module, caller.class_qualname, "call")
+            return self._same_class_body(own, caller)
         if callee.startswith(("self.", "cls.")):
             if caller is None or caller.class_qualname is None or callee.count(".") != 1:
                 return None
@@ -250,14 +253,15 @@ class Project:
         pending: list[tuple[Linked, CallSite]] = []
         for linked, site in self._receiver_sites:
             fn = linked.fn
-            rich = self.values.kind(site.receiver, fn, fn.module)  # type: ignore[arg-type]
             targets = []
-            if values.is_instance(rich):
-                for module, qualname in values.instance_classes(rich):
-                    method = "__call__" if site.calls_object else site.callee.rsplit(".", 1)[1]
-                    found = self.method(module, qualname, method)
-                    if found is not None and found.id != fn.id and found not in targets:
-                        targets.append(found)
+            for module, qualname in self.values.called_classes(site.receiver, fn, fn.module):  # type: ignore[arg-type]
+                method = "__call__" if site.calls_object else site.callee.rsplit(".", 1)[1]
+                found = self.method(module, qualname, method)
+                if found is None and site.calls_object and graph_context.is_keras_class(
+                        self.class_bases(module, qualname)):
+                    found = self.method(module, qualname, "call")  # Keras's __call__ runs the layer's call
+                if found is not None and found.id != fn.id and found not in targets:
+                    targets.append(found)
             if targets:
                 site.on_instance = True
                 for target in targets:  # each class's method: the call reaches one of them

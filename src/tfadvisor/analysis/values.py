@@ -390,6 +390,21 @@ class Evaluator:
             return "unknown"
         return join([self.kind(v, where, where.module, depth) for where, v in assigned[:_MAX_BINDINGS]])
 
+    def called_classes(self, value: Value, fn: FunctionSummary | None, module: str) -> list[tuple[str, str]]:
+        """The project classes an object that the code *calls* is an instance of. Of what an
+        attribute may hold, a Python constant cannot be called: ``self.act = True`` in ``__init__``
+        and ``self.act = Halting()`` under ``if self.act:`` make ``self.act(x)`` a Halting."""
+        rich = self.kind(value, fn, module)
+        if is_instance(rich):
+            return instance_classes(rich)
+        if value[0] != "self" or fn is None or (owner := class_of(fn)) is None:
+            return []
+        kinds = [self.kind(v, where, where.module) for where, v in
+                 self.project.attribute_values(fn.module, owner, value[1])[:_MAX_BINDINGS]]
+        if not all(is_instance(k) or k == "primitive" for k in kinds):
+            return []
+        return [c for k in kinds if is_instance(k) for c in instance_classes(k)]
+
     def _on_call(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         name = value[1]
         target = self.project.resolve(fn, module, name)

@@ -27,6 +27,22 @@ def module_scope(scope: Scope) -> Scope:
     return scope.root
 
 
+_KERAS_BASES = frozenset({"Layer", "Model", "Sequential"})
+
+
+def is_keras_class_here(ctx: ScopeContext, cls: ast.ClassDef, depth: int = 0) -> bool:
+    """A Keras Layer or Model subclass, directly or through classes of this module."""
+    local = {c.name: c for c in module_scope(ctx.scope).nodes(ast.ClassDef)}
+    for base in cls.bases:
+        name = ctx.resolve(base) or ""
+        if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_BASES:
+            return True
+        if depth < 3 and isinstance(base, ast.Name) and base.id in local and local[base.id] is not cls:
+            if is_keras_class_here(ctx, local[base.id], depth + 1):
+                return True
+    return False
+
+
 def is_tf_function_decorated(ctx: ScopeContext, node: ast.AST) -> bool:
     for dec in getattr(node, "decorator_list", ()):
         target = dec.func if isinstance(dec, ast.Call) else dec

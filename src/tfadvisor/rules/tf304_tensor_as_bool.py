@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import decorator_option, likely_tensor
+from tfadvisor.rules._util import (
+    decorator_option,
+    is_keras_class_here,
+    is_tf_function_decorated,
+    likely_tensor,
+    module_scope,
+)
 from tfadvisor.rules.base import Rule, register
 
 
@@ -26,6 +32,10 @@ which fails while tracing with `OperatorNotAllowedInGraphError: Using a symbolic
 Python bool is not allowed` (older TensorFlow: `using a tf.Tensor as a Python bool is not
 allowed`). Use `tf.cond`, `tf.where` or `tf.boolean_mask`, or a plain `if` statement AutoGraph
 converts.
+Keras 3 (TensorFlow 2.16 and later) does not run a layer's `call` through AutoGraph at all: a
+Python `if` or `while` on a tensor there raises the same error whenever the layer runs in a graph
+(`fit`, `predict`, a tf.function, a functional model) and only works eagerly. Python values
+(`training`, `mask is not None`) are fine.
 """
     bad = (
         """\
@@ -51,6 +61,21 @@ def clip(x):
         x = x / tf.reduce_max(x)
     return x
 """,
+        """\
+import tensorflow as tf
+
+class Gate(tf.keras.layers.Layer):
+    def call(self, x):
+        if tf.reduce_sum(x) > 0:  # TF304
+            return x * 2.0
+        return x
+
+gate = Gate()
+
+@tf.function
+def step(x):
+    return gate(x)
+""",
     )
     good = (
         """\
@@ -68,6 +93,21 @@ import tensorflow as tf
 @tf.function
 def positive(x):
     return tf.boolean_mask(x, x > 0)
+""",
+        """\
+import tensorflow as tf
+
+class Gate(tf.keras.layers.Layer):
+    def call(self, x, training=False, mask=None):
+        if training and mask is not None:
+            x = x * tf.cast(mask, x.dtype)
+        return tf.where(tf.reduce_sum(x) > 0, x * 2.0, x)
+
+gate = Gate()
+
+@tf.function
+def step(x):
+    return gate(x)
 """,
     )
     detection = "S~"
@@ -90,10 +130,62 @@ def positive(x):
                                          "comprehensions; use tf.boolean_mask or tf.where", depends_on=deps)
         option = decorator_option(ctx, fn, "autograph")
         if isinstance(option, ast.Constant) and option.value is False:
-            for node in ctx.scope.nodes(ast.If, ast.While, ast.IfExp, ast.BoolOp, ast.Assert):
-                test = node.values[0] if isinstance(node, ast.BoolOp) else node.test  # type: ignore[attr-defined]
-                is_tensor, deps = likely_tensor(ctx, test)
-                if is_tensor:
-                    yield self.hit(node if not isinstance(node, (ast.If, ast.While)) else test,
-                                   "a tensor condition in a tf.function with autograph=False: Python needs "
-                                   "its truth value while tracing", depends_on=deps)
+            why = "a tensor condition in a tf.function with autograph=False: Python needs its truth value while tracing"
+        elif _unconverted_keras_call(ctx, fn):
+            why = ("a tensor condition in a Keras layer's call: Keras 3 does not convert call with AutoGraph, so "
+                   "Python needs its truth value whenever the layer runs in a graph (fit, predict, a tf.function, "
+                   "a functional model); use tf.cond, tf.where or keras.ops.cond")
+        else:
+            return
+        for node in _truth_tested(ctx):
+            is_tensor, deps = likely_tensor(ctx, node)
+            if is_tensor:
+                yield self.hit(node, why, depends_on=deps)
+
+
+def _truth_tested(ctx: ScopeContext) -> Iterator[ast.expr]:
+    """Every expression whose truth value Python asks for: the tests of ``if``, ``while``,
+    ``x if c else y`` and ``assert`` (each operand of an ``and``/``or``/``not`` there), and the
+    operands of an ``and``/``or`` elsewhere that decide which one it returns (all but the last)."""
+    tests: set[int] = set()
+    for node in ctx.scope.nodes(ast.If, ast.While, ast.IfExp, ast.Assert):
+        test = node.test  # type: ignore[attr-defined]
+        tests.add(id(test))
+        yield from _operands(test, tests)
+    for node in ctx.scope.nodes(ast.BoolOp):
+        if id(node) not in tests:
+            for value in node.values[:-1]:
+                yield from _operands(value, tests)
+
+
+def _operands(test: ast.expr, seen: set[int]) -> Iterator[ast.expr]:
+    if isinstance(test, ast.BoolOp):
+        seen.add(id(test))
+        for value in test.values:
+            yield from _operands(value, seen)
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        yield from _operands(test.operand, seen)
+    else:
+        yield test
+
+
+def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The undecorated ``call`` of a Keras 3 Layer or Model. Keras 3 (TensorFlow 2.16 and later)
+    does not run ``call`` through AutoGraph: TF 2.21 raises OperatorNotAllowedInGraphError for a
+    Python ``if`` on a tensor there under ``fit``, inside a tf.function and when a functional model
+    is built, and runs it eagerly. Keras 2 (``tf_keras``) converted ``call``; so does a ``call``
+    decorated with tf.function."""
+    cls = ctx.scope.cls
+    if fn.name != "call" or cls is None or is_tf_function_decorated(ctx, fn):
+        return False
+    if not is_keras_class_here(ctx, cls.node):
+        return False
+    return not any(name.split(".", 1)[0] == "tf_keras" for name in _imported(module_scope(ctx.scope).node))
+
+
+def _imported(tree: ast.AST) -> Iterator[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.module

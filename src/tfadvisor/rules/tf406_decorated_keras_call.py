@@ -9,10 +9,8 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import is_test_module, module_scope
+from tfadvisor.rules._util import is_keras_class_here, is_test_module, module_scope
 from tfadvisor.rules.base import Rule, register
-
-_KERAS_BASES = frozenset({"Layer", "Model", "Sequential"})
 
 
 @register
@@ -120,7 +118,7 @@ class Linear(tf.keras.layers.Layer):
             return  # tests decorate call on purpose (saving, export)
         decorator = next((d for d in fn.decorator_list
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
-        if decorator is None or not _is_keras_class(ctx, ctx.scope.cls.node):
+        if decorator is None or not is_keras_class_here(ctx, ctx.scope.cls.node):
             return
         if not _calls_sublayers(fn, ctx.scope.cls.node):
             return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
@@ -186,15 +184,3 @@ def _tensor_loop(ctx: ScopeContext, node: ast.AST) -> bool:
         return True
     return (isinstance(node, ast.For) and isinstance(node.iter, ast.Call)
             and ctx.resolve(node.iter.func) == "tensorflow.range")
-
-
-def _is_keras_class(ctx: ScopeContext, cls: ast.ClassDef, depth: int = 0) -> bool:
-    local = {c.name: c for c in module_scope(ctx.scope).nodes(ast.ClassDef)}
-    for base in cls.bases:
-        name = ctx.resolve(base) or ""
-        if name.startswith("keras.") and name.rsplit(".", 1)[-1] in _KERAS_BASES:
-            return True
-        if depth < 3 and isinstance(base, ast.Name) and base.id in local and local[base.id] is not cls:
-            if _is_keras_class(ctx, local[base.id], depth + 1):
-                return True
-    return False

@@ -134,4 +134,132 @@ VARIANTS = [
         def main():
             return f(tf.ones([2]), 1)
         """, tf="same", real=True),
+    V("keras-call-if-on-tensor-under-tf-function", """
+        import tensorflow as tf
+
+        class Gate(tf.keras.layers.Layer):
+            def call(self, x):
+                if tf.reduce_sum(x) > 0:
+                    return x * 2.0
+                return x
+
+        gate = Gate()
+
+        @tf.function
+        def step(x):
+            return gate(x)
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="raises", real=True, note="Keras 3 does not convert a layer's call with AutoGraph"),
+    V("keras-call-and-with-tensor-under-fit", """
+        import tensorflow as tf
+
+        class Bias(tf.keras.layers.Layer):
+            def build(self, shape):
+                self.bias = self.add_weight(shape=(shape[-1],), initializer="zeros")
+
+            def call(self, x):
+                if self.bias is not None and tf.reduce_sum(self.bias) != 0:
+                    x = x + self.bias
+                return x
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.bias = Bias()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(self.bias(x))
+
+        def main():
+            model = Net()
+            model.compile("sgd", "mse")
+            model.fit(tf.ones([4, 2]), tf.ones([4, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True, note="a Sequential would raise eagerly too: Keras builds it symbolically"),
+    V("keras-call-break-on-tensor-through-sublayers", """
+        import tensorflow as tf
+
+        class Halting(tf.keras.layers.Layer):
+            def call(self, x):
+                for _ in range(3):
+                    if tf.reduce_max(x) > 10.0:
+                        break
+                    x = x * 2.0
+                return x
+
+        class Encoder(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.act = Halting()
+
+            def call(self, x):
+                return self.act(x)
+
+        encoder = Encoder()
+
+        @tf.function
+        def step(x):
+            return encoder(x)
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="raises", real=True),
+    V("keras-call-decorated-is-converted", """
+        import tensorflow as tf
+
+        class Gate(tf.keras.layers.Layer):
+            @tf.function
+            def call(self, x):
+                if tf.reduce_sum(x) > 0:
+                    return x * 2.0
+                return x
+
+        gate = Gate()
+
+        @tf.function
+        def step(x):
+            return gate(x)
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="empty", note="a call decorated with tf.function is converted (the outer graph only calls it)"),
+    V("keras-call-python-flags", """
+        import tensorflow as tf
+
+        class Gate(tf.keras.layers.Layer):
+            def call(self, x, training=False, mask=None):
+                if training and mask is not None:
+                    x = x * tf.cast(mask, x.dtype)
+                return tf.where(tf.reduce_sum(x) > 0, x * 2.0, x)
+
+        gate = Gate()
+
+        @tf.function
+        def step(x):
+            return gate(x, training=True)
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="same", real=True),
+    V("keras-call-shape-condition", """
+        import tensorflow as tf
+
+        class Flatten2(tf.keras.layers.Layer):
+            def call(self, x):
+                if x.shape.rank > 2:
+                    x = tf.reshape(x, [tf.shape(x)[0], -1])
+                return x
+
+        layer = Flatten2()
+
+        @tf.function
+        def step(x):
+            return layer(x)
+
+        def main():
+            return step(tf.ones([2, 3, 4]))
+        """, tf="same", real=True, note="a static shape is a Python value while tracing"),
 ]
