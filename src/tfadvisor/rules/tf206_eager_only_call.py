@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import string
 from collections.abc import Iterator
 
 from tfadvisor.analysis import autograph, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import decorator_option
+from tfadvisor.rules._util import decorator_option, likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -27,6 +28,11 @@ Inside a tf.function, tensors are symbolic: they have no value while the graph i
 `int(t)` fail only with `autograph=False` (`TypeError: float() argument must be a string or a real
 number, not 'SymbolicTensor'`): AutoGraph converts them to `tf.cast` (analysis/autograph.py). Use
 TensorFlow ops (`tf.reduce_mean`, `tf.cast`) inside graph code.
+Formatting a tensor as a number needs its value too: `"%.4f" % loss`, `f"{loss:.4f}"` and
+`"{:.4f}".format(loss)` raise `TypeError` while tracing (`must be real number, not SymbolicTensor`,
+`unsupported format string passed to SymbolicTensor.__format__`), also around `float(loss)`.
+`"%s" % loss` and `f"{loss}"` do not raise (they show the symbolic tensor, once per trace); pass the
+tensor to `tf.print` instead.
 """
     bad = (
         """\
@@ -53,6 +59,15 @@ import tensorflow as tf
 def loss_value(x):
     return float(tf.reduce_sum(x)) * 2.0  # TF206
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def train_step(model, x, y):
+    loss = tf.reduce_mean((model(x) - y) ** 2)
+    print("loss %.4f" % loss)  # TF206
+    return loss
+""",
     )
     good = (
         """\
@@ -77,9 +92,23 @@ import tensorflow as tf
 def loss_value(x):
     return float(tf.reduce_sum(x)) * 2.0  # AutoGraph makes float() a tf.cast
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def train_step(model, x, y, epoch):
+    loss = tf.reduce_mean((model(x) - y) ** 2)
+    tf.print("epoch %d loss" % epoch, loss)
+    return loss
+""",
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        for node, value in _numeric_formats(ctx):
+            is_tensor, deps = likely_tensor(ctx, value)
+            if is_tensor:
+                yield self.hit(node, "formatting a tensor as a number needs its value: in graph code it raises "
+                                     "TypeError; pass the tensor to tf.print instead", depends_on=deps)
         option = decorator_option(ctx, ctx.function, "autograph") if ctx.function is not None else None
         converted = not (isinstance(option, ast.Constant) and option.value is False)
         for call in ctx.scope.nodes(ast.Call):
@@ -100,3 +129,79 @@ def loss_value(x):
                         yield self.hit(call, f"{name}() on a tensor fails in graph code: use a TensorFlow op",
                                        depends_on=deps)
                         break
+
+
+_NUMERIC_CONVERSIONS = frozenset("diouxXeEfFgGc")
+
+
+def _numeric_formats(ctx: ScopeContext) -> Iterator[tuple[ast.AST, ast.expr]]:
+    """(where, what) for every value a string format renders as a number: ``"%.2f" % v``,
+    ``f"{v:.2f}"``, ``"{:.2f}".format(v)`` (a tensor's ``__format__`` takes no format spec at all)."""
+    for node in ctx.scope.nodes(ast.BinOp, ast.JoinedStr, ast.Call):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+                and isinstance(node.left.value, str):
+            conversions = _percent_conversions(node.left.value)
+            values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+            if conversions is not None and len(conversions) == len(values):
+                yield from ((node, _unwrapped(v)) for c, v in zip(conversions, values, strict=True)
+                            if c in _NUMERIC_CONVERSIONS)
+        elif isinstance(node, ast.JoinedStr):
+            yield from ((node, _unwrapped(v.value)) for v in node.values
+                        if isinstance(v, ast.FormattedValue) and v.format_spec is not None)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+              and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)):
+            yield from ((node, _unwrapped(v)) for v in _formatted_with_spec(node.func.value.value, node))
+
+
+def _percent_conversions(text: str) -> list[str] | None:
+    """The conversion letters of a %-format, in order; None where they cannot be paired with
+    values (a mapping key, a ``*`` width)."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] != "%":
+            i += 1
+            continue
+        j = i + 1
+        if j < len(text) and text[j] == "%":
+            i = j + 1
+            continue
+        while j < len(text) and text[j] in "#0- +123456789.lhL*(":
+            if text[j] in "*(":
+                return None
+            j += 1
+        if j >= len(text):
+            return None
+        out.append(text[j])
+        i = j + 1
+    return out
+
+
+def _formatted_with_spec(text: str, call: ast.Call) -> Iterator[ast.expr]:
+    """Arguments of ``text.format(...)`` whose field has a format spec."""
+    try:
+        fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(text) if name is not None]
+    except ValueError:
+        return
+    auto = 0
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    for name, spec in fields:
+        key = name.split(".", 1)[0].split("[", 1)[0]
+        if key == "":
+            index: int | str = auto
+            auto += 1
+        else:
+            index = int(key) if key.isdigit() else key
+        if not spec:
+            continue
+        if isinstance(index, int) and index < len(call.args) and not isinstance(call.args[index], ast.Starred):
+            yield call.args[index]
+        elif isinstance(index, str) and index in keywords:
+            yield keywords[index]
+
+
+def _unwrapped(value: ast.expr) -> ast.expr:
+    """``float(loss)`` is still the tensor when formatted: AutoGraph makes it a ``tf.cast``."""
+    while (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("float", "int", "round")
+           and len(value.args) == 1):
+        value = value.args[0]
+    return value

@@ -139,8 +139,18 @@ def step(x):
             return
         for node in _truth_tested(ctx):
             is_tensor, deps = likely_tensor(ctx, node)
-            if is_tensor:
+            if is_tensor and not _eager_only(ctx, node):
                 yield self.hit(node, why, depends_on=deps)
+
+
+def _eager_only(ctx: ScopeContext, node: ast.AST) -> bool:
+    """Under ``if ... tf.executing_eagerly():``: it never runs while a graph is traced."""
+    for outer in ctx.enclosing(node):
+        if isinstance(outer, ast.If) and any(node is n for stmt in outer.body for n in ast.walk(stmt)) and any(
+                isinstance(n, ast.Call) and ctx.call_name(n) == "tensorflow.executing_eagerly"
+                for n in _operands(outer.test, set())):
+            return True
+    return False
 
 
 def _truth_tested(ctx: ScopeContext) -> Iterator[ast.expr]:

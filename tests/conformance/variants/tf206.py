@@ -222,4 +222,78 @@ VARIANTS = [
         def main():
             return to_list(tf.ones([2]))
         """, tf="raises"),
+    V("percent-format-of-a-loss-in-a-step", """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+
+        @tf.function
+        def train_step(x):
+            loss = tf.reduce_mean((w * x - 1.0) ** 2)
+            print("loss %.4f" % loss)
+            return loss
+
+        def main():
+            return [train_step(tf.ones([2])) for _ in range(2)]
+        """, tf="raises", real=True, note="TypeError: must be real number, not SymbolicTensor"),
+    V("f-string-format-spec-of-a-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def report(t):
+            total = tf.reduce_sum(t)
+            message = f"total {total:.2f}"
+            return total
+
+        def main():
+            return report(tf.ones([3]))
+        """, tf="raises", real=True),
+    V("str-format-of-a-float-of-a-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def report(t):
+            total = tf.reduce_sum(t)
+            message = "total {:.2f}".format(float(total))
+            return total
+
+        def main():
+            return report(tf.ones([3]))
+        """, tf="raises", note="AutoGraph makes float() a tf.cast: still a tensor to format"),
+    V("percent-s-of-a-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def report(t):
+            total = tf.reduce_sum(t)
+            message = "total %s" % total
+            return total
+
+        def main():
+            return report(tf.ones([3]))
+        """, tf="same", real=True, note="%s shows the symbolic tensor; it does not raise"),
+    V("percent-d-of-a-python-epoch", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(x, epoch):
+            loss = tf.reduce_sum(x)
+            tf.print("epoch %d loss" % epoch, loss)
+            return loss
+
+        def main():
+            return [train_step(tf.ones([2]), 3) for _ in range(2)]
+        """, tf="same", real=True),
+    V("f-string-without-spec", """
+        import tensorflow as tf
+
+        @tf.function
+        def report(t):
+            total = tf.reduce_sum(t)
+            message = f"total {total}"
+            return total
+
+        def main():
+            return report(tf.ones([3]))
+        """, tf="same"),
 ]

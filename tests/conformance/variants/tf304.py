@@ -262,4 +262,23 @@ VARIANTS = [
         def main():
             return step(tf.ones([2, 3, 4]))
         """, tf="same", real=True, note="a static shape is a Python value while tracing"),
+    V("keras-call-condition-only-when-eager", """
+        import tensorflow as tf
+
+        class Checked(tf.keras.layers.Layer):
+            def call(self, x):
+                if tf.executing_eagerly():
+                    if tf.reduce_any(x < 0):
+                        raise ValueError("negative input")
+                return x * 2.0
+
+        layer = Checked()
+
+        @tf.function
+        def step(x):
+            return layer(x)
+
+        def main():
+            return step(tf.ones([2]))
+        """, tf="same", real=True, note="under tf.executing_eagerly() it never runs in a graph"),
 ]
