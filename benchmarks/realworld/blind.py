@@ -207,10 +207,12 @@ def main(argv: list[str] | None = None) -> int:
     rows += [f"  rec  {'kind' if k in kind else ('find' if k in finding else 'MISS')} {k}: "
              f"{functions.get(k, {}).get('verdict')} (judged {recall[k]['acceptable']})" for k in cases]
 
-    # Error/warning findings: every one check reports in judged repositories must be judged.
-    shown = [k for k in findings if k.split(":", 1)[0] in repos]
+    # Error/warning findings: every one check reports in judged repositories must be judged (a
+    # repository whose claims were judged counts, also when none of its verdicts was drawn).
+    claimed = repos | {k.split(":", 1)[0] for k in claims}
+    shown = [k for k in findings if k.split(":", 1)[0] in claimed]
     if args.cap is not None:  # claims, like verdicts, were judged at most ``cap`` per repository
-        many = {r for r in repos if sum(repo_of(k) == r for k in shown) > args.cap}
+        many = {r for r in claimed if sum(repo_of(k) == r for k in shown) > args.cap}
         shown = [k for k in shown if k in claims or repo_of(k) not in many]
     judged_f = [k for k in shown if k in claims]
     ok = [k for k in judged_f if claims[k]["right"] is True]

@@ -32,3 +32,18 @@ def test_one_repository_carrying_a_figure_widens_the_resampled_interval():
     even_good = [k for k in even if not k.endswith("f3")] + [k for k in even if k.endswith("f3")][:7]
     lo2, _ = blind.cluster_interval(even_good, even)
     assert lo2 > lo
+
+
+def test_claims_count_in_a_repository_with_no_judged_verdict(tmp_path, capsys):
+    """A repository can hold judged claims and no drawn verdict (a Keras-only project whose one
+    tf.function prints): its claims are scored all the same."""
+    import json
+
+    reports, judged = tmp_path / "reports", tmp_path / "judged"
+    reports.mkdir()
+    judged.mkdir()
+    (reports / "repo.json").write_text(json.dumps({"functions": [], "findings": [
+        {"path": "train.py", "line": 3, "rule": "TF201", "severity": "warning", "message": "print"}]}))
+    (judged / "j-findings.jsonl").write_text(json.dumps({"key": "repo:train.py:3:TF201", "right": True}) + "\n")
+    assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
+    assert "error/warning findings right: 100% (1/1" in capsys.readouterr().out

@@ -2290,3 +2290,36 @@ def test_a_main_that_makes_the_model_and_trains_in_a_loop_is_not_a_builder() -> 
             main()
         """)
     assert fns["train_step"].verdict is Verdict.DECORATE, fns["train_step"].assumptions
+
+
+def test_a_module_level_dataset_made_by_a_builder_is_a_dataset_in_a_tf_function() -> None:
+    """``dataset = build_dataset()`` at module level, iterated in a tf.function with a tensor
+    ``break``: AutoGraph converts the loop (TF 2.21 runs it), so no TF306, and the decorated loop is
+    kept. A chain of module-level datasets (``batches = dataset.batch(2)``) is one too."""
+    fns, report = single("""
+        import tensorflow as tf
+
+        def build_dataset():
+            dataset = tf.data.Dataset.from_tensor_slices(tf.range(10.0))
+            dataset = dataset.map(lambda x: x * 2.0)
+            return dataset.repeat()
+
+        dataset = build_dataset()
+        batches = dataset.batch(2)
+
+        @tf.function
+        def train():
+            step = 0
+            total = tf.constant(0.0)
+            for x in batches:
+                step += 1
+                total += tf.reduce_sum(x)
+                if tf.equal(step, 5):
+                    break
+            return total
+
+        print(train())
+        """)
+    assert not [f for f in report.findings if f.rule == "TF306"]
+    assert all(f.status == "ok" for f in report.files)
+    assert fns["train"].verdict is Verdict.KEEP

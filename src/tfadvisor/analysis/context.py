@@ -321,6 +321,76 @@ class ScopeContext:
             return ("tensor", ())  # ``should_continue(...)``, a function of this module that returns an op's result
         return ("unknown", ())
 
+    def is_module_dataset(self, node: ast.AST) -> bool:
+        """A name this function does not bind that the module binds to a tf.data pipeline: a loop
+        over it is one AutoGraph converts (``for x in dataset:`` in a tf.function)."""
+        return (isinstance(node, ast.Name) and self.function is not None and node.id not in self.params
+                and node.id not in self.local_names and node.id in self._module_datasets)
+
+    @property
+    def _module_datasets(self) -> frozenset[str]:
+        """Names the module's top level binds to a tf.data pipeline: a dataset chain, or a call of
+        one of its functions that returns one (``dataset = build_dataset()``)."""
+        root = self.scope.root
+
+        def build() -> None:  # in order, each name known to the assignments after it
+            body = root.node.body  # type: ignore[attr-defined]
+            makers = {n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and self._returns_dataset(n)}
+            for n in body:
+                if isinstance(n, ast.Assign) and (self.is_dataset(n.value) or self._extends_module_dataset(n.value) or (
+                        isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
+                        and n.value.func.id in makers)):
+                    names = {t.id for t in n.targets if isinstance(t, ast.Name)}
+                    root.memo["module_datasets"] = root.memo["module_datasets"] | names
+        if "module_datasets" not in root.memo:
+            root.memo["module_datasets"] = frozenset()  # while it is built: only the names found so far
+            build()
+        return root.memo["module_datasets"]
+
+    def _extends_module_dataset(self, value: ast.AST) -> bool:
+        """``batches = dataset.batch(2)`` at module level, ``dataset`` found to be one above it."""
+        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in tfapi.DATASET_METHODS:
+            value = value.func.value
+        return isinstance(value, ast.Name) and value.id in self.scope.root.memo.get("module_datasets", frozenset())
+
+    def _returns_dataset(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Every ``return`` gives a dataset chain, or a name the function bound only to one."""
+        nodes = _own_nodes(fn)
+        bound: dict[str, list[ast.AST]] = {}
+        for n in nodes:
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    if isinstance(t, ast.Name):
+                        bound.setdefault(t.id, []).append(n.value)
+        def chain(value: ast.AST | None) -> bool:
+            if isinstance(value, ast.Name):
+                return bool(bound.get(value.id)) and all(
+                    isinstance(v, ast.Call) and self._dataset_call(v, bound, frozenset({value.id}))
+                    for v in bound[value.id])
+            return isinstance(value, ast.Call) and self._dataset_call(value, bound)
+        returns = [n for n in nodes if isinstance(n, ast.Return)]
+        return bool(returns) and all(chain(r.value) for r in returns)
+
+    def _dataset_call(self, call: ast.Call, bound: dict[str, list[ast.AST]], seen: frozenset[str] = frozenset()) -> bool:
+        """A dataset builder, or dataset methods on one; the receiver may be a name bound only to
+        such calls (``ds = ds.map(f)`` counts on what ``ds`` was before: ``seen`` breaks the cycle)."""
+        name = self.call_name(call)
+        if name and tfapi.is_dataset_builder(name):
+            return not name.endswith(("Options", "experimental.AUTOTUNE"))
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in tfapi.DATASET_METHODS):
+            return False
+        receiver = func.value
+        if isinstance(receiver, ast.Call):
+            return self._dataset_call(receiver, bound, seen)
+        if isinstance(receiver, ast.Name) and bound.get(receiver.id):
+            if receiver.id in seen:
+                return True
+            return all(isinstance(v, ast.Call) and self._dataset_call(v, bound, seen | {receiver.id})
+                       for v in bound[receiver.id])
+        return False
+
     @property
     def _tensor_returning(self) -> frozenset[str]:
         """Functions at this module's top level whose every ``return`` gives a TensorFlow op's

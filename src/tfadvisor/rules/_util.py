@@ -121,6 +121,8 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
             return (True, ())
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"):
             return (False, ())
+    if isinstance(it, ast.Name) and ctx.is_module_dataset(it):
+        return (True, ())  # a tf.data pipeline the module made (``dataset = build_dataset()``)
     if isinstance(it, ast.Name) and it.id in _unpacked(ctx):
         return (False, ())  # `decoded, probs = tf.nn.ctc_greedy_decoder(...)`: a list, not one tensor
     if isinstance(it, ast.Name) and it.id in ctx.params and it.id not in _rebound(ctx):

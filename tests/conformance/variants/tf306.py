@@ -148,4 +148,29 @@ VARIANTS = [
         def main():
             return sum_positive(tf.constant([1.0, -1.0, 2.0]))
         """, tf="same", note="continue under a tensor condition in a Python loop is converted"),
+    V("break-in-loop-over-module-dataset-from-a-builder", """
+        import tensorflow as tf
+
+        def build_dataset():
+            dataset = tf.data.Dataset.from_tensor_slices(tf.range(10.0))
+            dataset = dataset.map(lambda x: x * 2.0)
+            dataset = dataset.repeat().batch(2)
+            return dataset
+
+        dataset = build_dataset()
+
+        @tf.function
+        def train():
+            step = 0
+            total = tf.constant(0.0)
+            for x in dataset:
+                step += 1
+                total += tf.reduce_sum(x)
+                if tf.equal(step, 5):
+                    break
+            return total
+
+        def main():
+            return train()
+        """, tf="same", real=True, note="AutoGraph converts a loop over a dataset, break included"),
 ]
