@@ -29,6 +29,21 @@ them as tensor arguments.
 """
     bad = (
         """\
+import tensorflow as tf
+
+class Hyper:
+    identity_weight = 5.0
+
+@tf.function
+def train_step(x):
+    return tf.reduce_sum(x) * Hyper.identity_weight  # TF105
+
+for step in range(100):
+    train_step(tf.ones([2]))
+    if step >= 50:
+        Hyper.identity_weight = 0.0  # the schedule never reaches the graph
+""",
+        """\
 import numpy as np
 import tensorflow as tf
 
@@ -116,7 +131,7 @@ def apply(x):
         # again later (decorated itself) can hold a stale value of a closure variable.
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
         in_loops = _set_in_module_loops(ctx)
-        if not rebound and not outer and not in_loops:
+        if not rebound and not outer and not in_loops and not _attributes_set_in_loops(ctx):
             return
         lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
         local = ctx.local_names | set(ctx.params) | lambda_args
@@ -151,6 +166,30 @@ def apply(x):
             at = f"line {where}" if where else "in another function (global statement)"
             yield self.hit(node, f"reads `{name}`, which is rebound {at}: graph code froze its value when "
                                  f"it was traced; later changes are silently ignored")
+        if ctx.scope.parent is None:
+            return
+        set_attrs = _attributes_set_in_loops(ctx)
+        for attr in ctx.scope.nodes(ast.Attribute):
+            # ``hp.lambda_identity`` (a settings class or module) set again in the loop that calls
+            # the tf.function: frozen as ``rnd`` is (TF 2.21: the first trace's value every time)
+            if not (isinstance(attr.ctx, ast.Load) and isinstance(attr.value, ast.Name)):
+                continue
+            owner = attr.value.id
+            key = f"{owner}.{attr.attr}"
+            if (key in seen or key not in set_attrs or owner in local or owner in declared_global
+                    or attr.attr in _VARIABLE_BACKED):
+                continue
+            where = _attribute_set_in_calling_loop(ctx, fn, key)
+            if where is not None and not _shadowed(ctx.scope, owner):
+                seen.add(key)
+                yield self.hit(attr, f"reads `{key}`, which is set again on line {where} in the loop that calls "
+                                     f"it: graph code froze its value when it was traced; pass it as a tensor or "
+                                     f"keep it in a tf.Variable")
+
+
+# Attributes whose setter assigns a tf.Variable (a Keras optimizer's ``learning_rate``): a graph
+# reads the variable, so setting them in the loop is seen by every call.
+_VARIABLE_BACKED = frozenset({"learning_rate", "lr"})
 
 
 def _all_args(lam: ast.Lambda) -> list[ast.arg]:
@@ -240,6 +279,34 @@ def _defined_again(statements: list[ast.stmt], node: ast.AST) -> int:
                 and s.name == node.name and s.lineno > node.lineno), default=10**9)  # type: ignore[attr-defined]
 
 
+def _all_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
+    """Every loop of the module, at its top level and inside its functions."""
+    root = module_scope(ctx.scope)
+    return root.cached("tf105_all_loops", lambda: [n for n in ast.walk(root.node) if isinstance(n, (ast.For, ast.While))])
+
+
+def _attributes_set_in_loops(ctx: ScopeContext) -> frozenset[str]:
+    """``owner.attr`` keys assigned inside any loop of the module (``hp.lambda_identity = 0``)."""
+    return module_scope(ctx.scope).cached("tf105_loop_attributes", lambda: frozenset(
+        name for loop in _all_loops(ctx) for n in ast.walk(loop)
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) for name in _bound_names(n)))
+
+
+def _attribute_set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef,
+                                   key: str) -> int | None:
+    """The line where a loop that also calls ``fn`` by name (at the top level or in a function,
+    ``main()``'s training loop) sets the attribute ``key``: from the next call on, the trace of the
+    first call is what runs."""
+    for loop in _all_loops(ctx):
+        sets = [node.lineno for node in ast.walk(loop) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                and any(key in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+        calls = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn.name
+                    for c in ast.walk(loop))
+        if sets and calls:
+            return sets[0]
+    return None
+
+
 def _set_in_module_loops(ctx: ScopeContext) -> frozenset[str]:
     """Names assigned inside the module's own loops (what ``_set_in_calling_loop`` may find)."""
     return module_scope(ctx.scope).cached("tf105_loop_names", lambda: frozenset(
@@ -257,6 +324,8 @@ def _module_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
 def _bound_names(target: ast.AST) -> list[str]:
     if isinstance(target, ast.Name):
         return [target.id]
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        return [f"{target.value.id}.{target.attr}"]  # ``hp.lambda_identity = 0``
     if isinstance(target, (ast.Tuple, ast.List)):
         return [n for e in target.elts for n in _bound_names(e)]
     if isinstance(target, ast.Starred):

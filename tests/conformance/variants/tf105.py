@@ -193,4 +193,42 @@ VARIANTS = [
 
         rnd = 0
         """, tf="differs", real=True, note="redrawn before every call: every call after the first reads the first draw"),
+    V("settings-class-attribute-set-in-the-calling-loop", """
+        import tensorflow as tf
+
+        class Hyper:
+            weight = 5.0
+
+        @tf.function
+        def train_step(x):
+            return tf.reduce_sum(x) * Hyper.weight
+
+        def main():
+            out = []
+            for step in range(4):
+                out.append(train_step(tf.ones([2])))
+                if step >= 1:
+                    Hyper.weight = 0.0
+            return out
+        """, tf="differs", real=True, note="the schedule never reaches the graph: the first trace's 5.0 every time"),
+    V("optimizer-learning-rate-set-in-the-calling-loop", """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        opt = tf.keras.optimizers.SGD(0.1)
+
+        @tf.function
+        def train_step(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum((w * x) ** 2)
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+            return opt.learning_rate * 1.0
+
+        def main():
+            out = []
+            for step in range(4):
+                out.append(train_step(tf.ones([2])))
+                opt.learning_rate = 0.1 / (step + 2)
+            return out
+        """, tf="same", real=True, note="a Keras optimizer's learning_rate is a variable: the graph reads it"),
 ]
