@@ -35,7 +35,8 @@ class VariablePerCall(Rule):
 A tf.function may create `tf.Variable`s only on its first call. Creating one on every call fails
 on the second with `ValueError: tf.function-decorated function tried to create variables on
 non-first call.` (newer TensorFlow: `tf.function only supports singleton tf.Variables created on
-the first call ...`). Keras layers, models and optimizers create variables too. Create them once,
+the first call ...`). Keras layers, models and optimizers create variables too, and so does a TF1
+optimizer (`tf.compat.v1.train.AdamOptimizer()`) when it first applies gradients. Create them once,
 outside (in `__init__`), or behind a create-once guard such as `if self.v is None:`.
 """
     bad = (
@@ -54,6 +55,19 @@ import tensorflow as tf
 def predict(x):
     layer = tf.keras.layers.Dense(4)  # TF401
     return layer(x)
+""",
+        """\
+import tensorflow as tf
+
+w = tf.Variable(tf.ones([4, 1]))
+
+@tf.function
+def backward(x, y):
+    optimizer = tf.compat.v1.train.AdamOptimizer(1e-3)  # TF401
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((tf.matmul(x, w) - y) ** 2)
+    optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+    return loss
 """,
     )
     good = (
@@ -93,6 +107,6 @@ def predict(x):
                 continue  # a Concatenate or Flatten made per call has no weights to create
             if _guarded(ctx, call):
                 continue
-            what = "tf.Variable" if tfapi.creates_variable(name) else name
+            what = "tf.Variable" if tfapi.creates_variable(name) and not (name or "").endswith("Optimizer") else name
             yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "
                                  f"variables only on the first call")

@@ -148,4 +148,21 @@ VARIANTS = [
         def main():
             return [attend(tf.ones([2, 3, 4]), tf.ones([2, 5, 4])) for _ in range(3)][-1]
         """, tf="same", real=True, note="Attention with its defaults (use_scale=False) owns no weights"),
+    V("tf1-optimizer-made-in-the-step", """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.ones([4, 1]))
+
+        @tf.function
+        def backward(x, y):
+            optimizer = tf.compat.v1.train.AdamOptimizer(learning_rate=1e-3)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((tf.matmul(x, w) - y) ** 2)
+            grads = tape.gradient(loss, [w])
+            optimizer.apply_gradients(zip(grads, [w]))
+            return loss
+
+        def main():
+            return [backward(tf.ones([8, 4]), tf.ones([8, 1])) for _ in range(3)]
+        """, tf="raises", real=True, note="its slot variables are made on apply, on every trace"),
 ]
