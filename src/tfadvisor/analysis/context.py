@@ -9,7 +9,7 @@ rests on a parameter records that parameter so the project pass can confirm or d
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 
 from tfadvisor.analysis import tfapi, values
@@ -182,9 +182,8 @@ class ScopeContext:
             return node.id in self.datasets
         if not isinstance(node, ast.Call):
             return False
-        name = self.call_name(node)
-        if name and (tfapi.is_dataset_builder(name) or name.startswith("tensorflow_datasets.load")):
-            return not name.endswith(("Options", "experimental.AUTOTUNE"))
+        if _builds_dataset(self.call_name(node)):
+            return True
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in _DISTRIBUTING and node.args:
             return self.is_dataset(node.args[0]) or func.attr.endswith("from_function")
@@ -329,67 +328,48 @@ class ScopeContext:
 
     @property
     def _module_datasets(self) -> frozenset[str]:
-        """Names the module's top level binds to a tf.data pipeline: a dataset chain, or a call of
-        one of its functions that returns one (``dataset = build_dataset()``)."""
+        """Names the module's top level binds only to tf.data pipelines: a dataset chain, one of
+        those names with dataset methods on it, or a call of a module function that returns one
+        (``dataset = build_dataset()``)."""
         root = self.scope.root
 
-        def build() -> None:  # in order, each name known to the assignments after it
+        def build() -> frozenset[str]:
             body = root.node.body  # type: ignore[attr-defined]
-            makers = {n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and self._returns_dataset(n)}
-            for n in body:
-                if isinstance(n, ast.Assign) and (self.is_dataset(n.value) or self._extends_module_dataset(n.value) or (
-                        isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name)
-                        and n.value.func.id in makers)):
-                    names = {t.id for t in n.targets if isinstance(t, ast.Name)}
-                    root.memo["module_datasets"] = root.memo["module_datasets"] | names
-        if "module_datasets" not in root.memo:
-            root.memo["module_datasets"] = frozenset()  # while it is built: only the names found so far
-            build()
-        return root.memo["module_datasets"]
-
-    def _extends_module_dataset(self, value: ast.AST) -> bool:
-        """``batches = dataset.batch(2)`` at module level, ``dataset`` found to be one above it."""
-        while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in tfapi.DATASET_METHODS:
-            value = value.func.value
-        return isinstance(value, ast.Name) and value.id in self.scope.root.memo.get("module_datasets", frozenset())
+            makers = frozenset(n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               and self._returns_dataset(n))
+            bound = _bindings(body)
+            return frozenset(name for name in bound if self._only_datasets(name, bound, makers))
+        return root.cached("module_datasets", build)
 
     def _returns_dataset(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """Every ``return`` gives a dataset chain, or a name the function bound only to one."""
         nodes = _own_nodes(fn)
-        bound: dict[str, list[ast.AST]] = {}
-        for n in nodes:
-            if isinstance(n, ast.Assign):
-                for t in n.targets:
-                    if isinstance(t, ast.Name):
-                        bound.setdefault(t.id, []).append(n.value)
-        def chain(value: ast.AST | None) -> bool:
-            if isinstance(value, ast.Name):
-                return bool(bound.get(value.id)) and all(
-                    isinstance(v, ast.Call) and self._dataset_call(v, bound, frozenset({value.id}))
-                    for v in bound[value.id])
-            return isinstance(value, ast.Call) and self._dataset_call(value, bound)
+        bound = _bindings(nodes)
         returns = [n for n in nodes if isinstance(n, ast.Return)]
-        return bool(returns) and all(chain(r.value) for r in returns)
+        return bool(returns) and all(r.value is not None and self._dataset_value(r.value, bound) for r in returns)
 
-    def _dataset_call(self, call: ast.Call, bound: dict[str, list[ast.AST]], seen: frozenset[str] = frozenset()) -> bool:
-        """A dataset builder, or dataset methods on one; the receiver may be a name bound only to
-        such calls (``ds = ds.map(f)`` counts on what ``ds`` was before: ``seen`` breaks the cycle)."""
-        name = self.call_name(call)
-        if name and tfapi.is_dataset_builder(name):
-            return not name.endswith(("Options", "experimental.AUTOTUNE"))
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in tfapi.DATASET_METHODS):
+    def _only_datasets(self, name: str, bound: dict[str, list[ast.expr]], makers: frozenset[str] = frozenset(),
+                       seen: frozenset[str] = frozenset()) -> bool:
+        """``name`` is bound only to datasets in ``bound`` (``ds = ds.map(f)`` counts on what ``ds``
+        was before: ``seen`` breaks the cycle)."""
+        if name in seen:
+            return True
+        values = bound.get(name, [])
+        return bool(values) and all(self._dataset_value(v, bound, makers, seen | {name}) for v in values)
+
+    def _dataset_value(self, value: ast.expr, bound: dict[str, list[ast.expr]], makers: frozenset[str] = frozenset(),
+                       seen: frozenset[str] = frozenset()) -> bool:
+        """A tf.data pipeline by what one body binds (``bound``): a builder, dataset methods on one,
+        a name bound only to those, or a call of a function in ``makers``."""
+        if isinstance(value, ast.Name):
+            return self._only_datasets(value.id, bound, makers, seen)
+        if not isinstance(value, ast.Call):
             return False
-        receiver = func.value
-        if isinstance(receiver, ast.Call):
-            return self._dataset_call(receiver, bound, seen)
-        if isinstance(receiver, ast.Name) and bound.get(receiver.id):
-            if receiver.id in seen:
-                return True
-            return all(isinstance(v, ast.Call) and self._dataset_call(v, bound, seen | {receiver.id})
-                       for v in bound[receiver.id])
-        return False
+        func = value.func
+        if (isinstance(func, ast.Name) and func.id in makers) or _builds_dataset(self.call_name(value)):
+            return True
+        return (isinstance(func, ast.Attribute) and func.attr in tfapi.DATASET_METHODS
+                and self._dataset_value(func.value, bound, makers, seen))
 
     @property
     def _tensor_returning(self) -> frozenset[str]:
@@ -583,4 +563,23 @@ def _own_nodes(fn: ast.AST) -> list[ast.AST]:
         out.append(node)
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _builds_dataset(name: str | None) -> bool:
+    """``tf.data.Dataset.from_tensor_slices``, ``tfds.load``: a call that makes a tf.data pipeline."""
+    if not name:
+        return False
+    return ((tfapi.is_dataset_builder(name) or name.startswith("tensorflow_datasets.load"))
+            and not name.endswith(("Options", "experimental.AUTOTUNE")))
+
+
+def _bindings(nodes: Iterable[ast.AST]) -> dict[str, list[ast.expr]]:
+    """Name -> the values plain assignments among ``nodes`` give it (``x = ...``)."""
+    out: dict[str, list[ast.expr]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    out.setdefault(target.id, []).append(node.value)
     return out

@@ -711,21 +711,29 @@ def _reads_changing(ctx: ScopeContext, node: ast.AST, static: frozenset[str]) ->
 
 def _static_locals(ctx: ScopeContext) -> frozenset[str]:
     """Locals every assignment of which reads only static attributes, constants and other such
-    locals (``shape = (x.shape[1], x.shape[1])``): Python values fixed for a trace."""
+    locals (``shape = (x.shape[1], x.shape[1])``): Python values fixed for a trace. A name bound any
+    other way (a loop target, unpacking, ``with ... as``) is not."""
     def build() -> frozenset[str]:
-        values: dict[str, list[ast.AST]] = {}
-        for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With, ast.NamedExpr):
-            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-            value = getattr(node, "value", None) if not isinstance(node, (ast.For, ast.With)) else None
+        values: dict[str, list[ast.AST | None]] = {}  # None: bound some way other than ``name = value``
+        for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For, ast.With):
+            targets: list[ast.expr | None]
+            value: ast.AST | None = None
+            if isinstance(node, ast.With):
+                targets = [i.optional_vars for i in node.items]
+            elif isinstance(node, ast.Assign):
+                targets, value = list(node.targets), node.value
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                targets, value = [node.target], node.value
+            else:  # a loop target
+                targets = [node.target]  # type: ignore[attr-defined]
             for target in targets:
                 for name in ast.walk(target) if target is not None else ():
                     if isinstance(name, ast.Name):
-                        values.setdefault(name.id, []).append(
-                            value if isinstance(target, ast.Name) and value is not None else node)
+                        values.setdefault(name.id, []).append(value if target is name else None)
         static: frozenset[str] = frozenset()
         for _ in range(3):  # a few rounds reach locals built from locals
             static = frozenset(n for n, vs in values.items() if n not in ctx.params and all(
-                not isinstance(v, ast.stmt) and not _reads_changing(ctx, v, static) for v in vs))
+                v is not None and not _reads_changing(ctx, v, static) for v in vs))
         return static
     return ctx.scope.cached("static_locals", build)
 

@@ -110,11 +110,8 @@ class Project:
         local = self._by_module.get(module, {})
         where = path or (caller.path if caller else None)
         if callee == "self" and caller is not None and caller.class_qualname is not None:
-            # ``theta = self(states)`` in a method: the class's own ``__call__`` (Keras's runs ``call``)
-            own = self.method(module, caller.class_qualname, "__call__")
-            if own is None and graph_context.is_keras_class(self.class_bases(module, caller.class_qualname)):
-                own = self.method(module, caller.class_qualname, "call")
-            return self._same_class_body(own, caller)
+            # ``theta = self(states)`` in a method: what calling an object of its class runs
+            return self._same_class_body(self.called_method(module, caller.class_qualname), caller)
         if callee.startswith(("self.", "cls.")):
             if caller is None or caller.class_qualname is None or callee.count(".") != 1:
                 return None
@@ -179,6 +176,14 @@ class Project:
                 if hit is not None:
                     return hit
         return None
+
+    def called_method(self, module: str, class_qualname: str) -> FunctionSummary | None:
+        """What calling an object of the class runs: its ``__call__``, or for a Keras layer or
+        model without one of the project's, its ``call`` (Keras's ``__call__`` runs it)."""
+        found = self.method(module, class_qualname, "__call__")
+        if found is None and graph_context.is_keras_class(self.class_bases(module, class_qualname)):
+            found = self.method(module, class_qualname, "call")
+        return found
 
     def _class(self, module: str, name: str, near: str | None = None) -> tuple[str, str] | None:
         if name in self._classes.get(module, {}):
@@ -255,11 +260,8 @@ class Project:
             fn = linked.fn
             targets = []
             for module, qualname in self.values.called_classes(site.receiver, fn, fn.module):  # type: ignore[arg-type]
-                method = "__call__" if site.calls_object else site.callee.rsplit(".", 1)[1]
-                found = self.method(module, qualname, method)
-                if found is None and site.calls_object and graph_context.is_keras_class(
-                        self.class_bases(module, qualname)):
-                    found = self.method(module, qualname, "call")  # Keras's __call__ runs the layer's call
+                found = (self.called_method(module, qualname) if site.calls_object
+                         else self.method(module, qualname, site.callee.rsplit(".", 1)[1]))
                 if found is not None and found.id != fn.id and found not in targets:
                     targets.append(found)
             if targets:

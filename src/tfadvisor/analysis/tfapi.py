@@ -107,10 +107,14 @@ def is_tensor_op(name: str | None) -> bool:
 
 
 def creates_variable(name: str | None) -> bool:
-    """A variable, or a TF1 optimizer (``tf.compat.v1.train.AdamOptimizer()``: its slot variables
-    are made on its first apply; made per call of graph code, TF 2.21 raises on the next trace)."""
+    """A variable, or a TF1 optimizer (it makes slot variables on its first apply)."""
     return bool(name and (name in VARIABLE_CONSTRUCTORS or name.startswith(VARIABLE_CONSTRUCTORS)
-                          or (name.startswith("tensorflow.compat.v1.train.") and name.endswith("Optimizer"))))
+                          or is_tf1_optimizer(name)))
+
+
+def is_tf1_optimizer(name: str | None) -> bool:
+    """``tf.compat.v1.train.AdamOptimizer``: made per call of graph code, TF 2.21 raises on the next trace."""
+    return bool(name and name.startswith("tensorflow.compat.v1.train.") and name.endswith("Optimizer"))
 
 
 def is_keras_builder(name: str | None) -> bool:

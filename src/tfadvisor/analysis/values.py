@@ -380,15 +380,16 @@ class Evaluator:
         return self.kind(bound, None, home, depth)
 
     def _on_self(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
-        if fn is None:
-            return "unknown"
-        owner = class_of(fn)
-        if owner is None:
-            return "unknown"
-        assigned = self.project.attribute_values(fn.module, owner, value[1])
-        if not assigned:
-            return "unknown"
-        return join([self.kind(v, where, where.module, depth) for where, v in assigned[:_MAX_BINDINGS]])
+        kinds = self._attribute_kinds(value, fn, depth)
+        return join(kinds) if kinds else "unknown"
+
+    def _attribute_kinds(self, value: Value, fn: FunctionSummary | None, depth: int = 0) -> list[Rich]:
+        """The kinds of what the methods of ``fn``'s class assign to ``self.<attr>`` (``value``)."""
+        owner = class_of(fn) if fn is not None else None
+        if fn is None or owner is None:
+            return []
+        return [self.kind(v, where, where.module, depth)
+                for where, v in self.project.attribute_values(fn.module, owner, value[1])[:_MAX_BINDINGS]]
 
     def called_classes(self, value: Value, fn: FunctionSummary | None, module: str) -> list[tuple[str, str]]:
         """The project classes an object that the code *calls* is an instance of. Of what an
@@ -397,10 +398,7 @@ class Evaluator:
         rich = self.kind(value, fn, module)
         if is_instance(rich):
             return instance_classes(rich)
-        if value[0] != "self" or fn is None or (owner := class_of(fn)) is None:
-            return []
-        kinds = [self.kind(v, where, where.module) for where, v in
-                 self.project.attribute_values(fn.module, owner, value[1])[:_MAX_BINDINGS]]
+        kinds = self._attribute_kinds(value, fn) if value[0] == "self" else []
         if not all(is_instance(k) or k == "primitive" for k in kinds):
             return []
         return [c for k in kinds if is_instance(k) for c in instance_classes(k)]

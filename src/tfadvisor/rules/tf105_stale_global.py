@@ -130,8 +130,9 @@ def apply(x):
         # A nested function reads its closure when traced; only a tf.function kept and called
         # again later (decorated itself) can hold a stale value of a closure variable.
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
-        in_loops = _set_in_module_loops(ctx)
-        if not rebound and not outer and not in_loops and not _attributes_set_in_loops(ctx):
+        in_loops = _stored_in(ctx, _module_loops(ctx), "module")
+        set_attrs = frozenset(k for k in _stored_in(ctx, _all_loops(ctx), "all") if "." in k)
+        if not rebound and not outer and not in_loops and not set_attrs:
             return
         lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
         local = ctx.local_names | set(ctx.params) | lambda_args
@@ -159,7 +160,7 @@ def apply(x):
             if where is None and name in in_loops and ctx.scope.parent is not None and not _shadowed(ctx.scope, name):
                 # set on every pass of a module-level loop that also calls it: from the second
                 # pass on, the trace of the first is what runs (heldout19: ``rnd`` redrawn per step)
-                where = _set_in_calling_loop(ctx, fn, name)
+                where = _set_in_calling_loop(ctx, fn, name, _module_loops(ctx))
             if where is None:
                 continue
             seen.add(name)
@@ -168,7 +169,6 @@ def apply(x):
                                  f"it was traced; later changes are silently ignored")
         if ctx.scope.parent is None:
             return
-        set_attrs = _attributes_set_in_loops(ctx)
         for attr in ctx.scope.nodes(ast.Attribute):
             # ``hp.lambda_identity`` (a settings class or module) set again in the loop that calls
             # the tf.function: frozen as ``rnd`` is (TF 2.21: the first trace's value every time)
@@ -179,7 +179,7 @@ def apply(x):
             if (key in seen or key not in set_attrs or owner in local or owner in declared_global
                     or attr.attr in _VARIABLE_BACKED):
                 continue
-            where = _attribute_set_in_calling_loop(ctx, fn, key)
+            where = _set_in_calling_loop(ctx, fn, key, _all_loops(ctx))
             if where is not None and not _shadowed(ctx.scope, owner):
                 seen.add(key)
                 yield self.hit(attr, f"reads `{key}`, which is set again on line {where} in the loop that calls "
@@ -253,17 +253,20 @@ def _build_module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     return out
 
 
-def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int | None:
-    """The line where a module-level loop that calls ``fn`` (after its def) assigns ``name``."""
+def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, key: str,
+                        loops: list[ast.For | ast.While]) -> int | None:
+    """The line where one of ``loops`` that calls ``fn`` (after its def, before it is defined
+    again) assigns ``key``, a name or ``owner.attr``: from the next call on, the trace of the first
+    is what runs."""
     again = _defined_again(list(_top_level(module_scope(ctx.scope).node.body)), fn)  # type: ignore[attr-defined]
-    for loop in _module_loops(ctx):
+    for loop in loops:
         if not fn.lineno < loop.lineno < again:
             continue
         # assignments and loop targets; not ``with ... as tape`` (a context object whose use the
         # trace already recorded: a GradientTape per step computes the same gradients)
         sets = [node.lineno for node in ast.walk(loop)
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)) and any(
-                    name in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+                    key in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
         calls = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn.name
                     for c in ast.walk(loop))
         if sets and calls:
@@ -280,38 +283,17 @@ def _defined_again(statements: list[ast.stmt], node: ast.AST) -> int:
 
 
 def _all_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
-    """Every loop of the module, at its top level and inside its functions."""
+    """Every loop of the module, at its top level and inside its functions (``main()``'s)."""
     root = module_scope(ctx.scope)
     return root.cached("tf105_all_loops", lambda: [n for n in ast.walk(root.node) if isinstance(n, (ast.For, ast.While))])
 
 
-def _attributes_set_in_loops(ctx: ScopeContext) -> frozenset[str]:
-    """``owner.attr`` keys assigned inside any loop of the module (``hp.lambda_identity = 0``)."""
-    return module_scope(ctx.scope).cached("tf105_loop_attributes", lambda: frozenset(
-        name for loop in _all_loops(ctx) for n in ast.walk(loop)
-        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) for name in _bound_names(n)))
-
-
-def _attribute_set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef,
-                                   key: str) -> int | None:
-    """The line where a loop that also calls ``fn`` by name (at the top level or in a function,
-    ``main()``'s training loop) sets the attribute ``key``: from the next call on, the trace of the
-    first call is what runs."""
-    for loop in _all_loops(ctx):
-        sets = [node.lineno for node in ast.walk(loop) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-                and any(key in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
-        calls = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn.name
-                    for c in ast.walk(loop))
-        if sets and calls:
-            return sets[0]
-    return None
-
-
-def _set_in_module_loops(ctx: ScopeContext) -> frozenset[str]:
-    """Names assigned inside the module's own loops (what ``_set_in_calling_loop`` may find)."""
-    return module_scope(ctx.scope).cached("tf105_loop_names", lambda: frozenset(
-        n.id for loop in _module_loops(ctx) for n in ast.walk(loop)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)))
+def _stored_in(ctx: ScopeContext, loops: list[ast.For | ast.While], which: str) -> frozenset[str]:
+    """Names and ``owner.attr`` keys assigned inside ``loops`` (``which`` of them: "module" or
+    "all"), what ``_set_in_calling_loop`` may find."""
+    return module_scope(ctx.scope).cached(f"tf105_stored_{which}", lambda: frozenset(
+        key for loop in loops for n in ast.walk(loop)
+        if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store) for key in _bound_names(n)))
 
 
 def _module_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:

@@ -190,12 +190,17 @@ def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFu
         return False
     if not is_keras_class_here(ctx, cls.node):
         return False
-    return not any(name.split(".", 1)[0] == "tf_keras" for name in _imported(module_scope(ctx.scope).node))
+    return not _imports_tf_keras(ctx)
 
 
-def _imported(tree: ast.AST) -> Iterator[str]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            yield node.module
+def _imports_tf_keras(ctx: ScopeContext) -> bool:
+    """The module imports ``tf_keras`` (Keras 2), which the canonical names hide (they say ``keras``)."""
+    root = module_scope(ctx.scope)
+
+    def imported() -> Iterator[str]:
+        for node in ast.walk(root.node):
+            if isinstance(node, ast.Import):
+                yield from (alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                yield node.module
+    return root.cached("imports_tf_keras", lambda: any(name.split(".", 1)[0] == "tf_keras" for name in imported()))

@@ -107,6 +107,6 @@ def predict(x):
                 continue  # a Concatenate or Flatten made per call has no weights to create
             if _guarded(ctx, call):
                 continue
-            what = "tf.Variable" if tfapi.creates_variable(name) and not (name or "").endswith("Optimizer") else name
+            what = "tf.Variable" if tfapi.creates_variable(name) and not tfapi.is_tf1_optimizer(name) else name
             yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "
                                  f"variables only on the first call")
