@@ -2323,3 +2323,123 @@ def test_a_module_level_dataset_made_by_a_builder_is_a_dataset_in_a_tf_function(
     assert not [f for f in report.findings if f.rule == "TF306"]
     assert all(f.status == "ok" for f in report.files)
     assert fns["train"].verdict is Verdict.KEEP
+
+
+# -- heldout21's lessons (development after its clean figures; decision 0022) --------------------
+def test_a_function_that_fits_fresh_variables_through_a_helper_is_a_driver() -> None:
+    """``score()`` calls a nested ``fit()`` whose loop minimizes fresh variables: it drives
+    training one call away; its variables made per call are its design, not a fix to make."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        @tf.function
+        def margin(x):
+            return tf.reduce_max(x) - tf.reduce_min(x)
+
+        def score(samples):
+            def fit(values, iterations=100):
+                location = tf.Variable(0.0)
+                optimizer = tf.keras.optimizers.SGD()
+                loss = lambda: tf.reduce_mean((values - location) ** 2)
+                for _ in range(iterations):
+                    optimizer.minimize(loss, var_list=[location])
+                return location
+            gaps = tf.stack([margin(s) for s in samples])
+            return margin(samples[0]) / fit(gaps)
+
+        for label in range(9):
+            print(score([tf.random.normal([8]) for _ in range(4)]))
+        """)
+    assert fns["score"].verdict is Verdict.LEAVE_EAGER
+    assert "drives training through fit()" in " ".join(fns["score"].assumptions)
+
+
+def test_preprocessing_in_numpy_per_batch_is_left_eager() -> None:
+    """A per-batch function whose NumPy work draws on changing values, with no model or training of
+    its own, prepares data: not a step with a part to move out."""
+    fns, _ = single("""
+        import numpy as np
+        import tensorflow as tf
+
+        def preprocess(image, strength):
+            image = tf.image.resize(image, (64, 64))
+            image = tf.image.per_image_standardization(tf.cast(image, tf.float32))
+            for _ in range(64):
+                image = tf.image.rot90(tf.image.transpose(image))
+            noise = np.random.normal(scale=strength, size=(1, 64, 64, 3)).astype(np.float32)
+            return tf.clip_by_value(image + noise, -3.0, 3.0)
+
+        dataset = tf.data.Dataset.from_tensors(tf.ones([1, 32, 32, 3])).repeat(10)
+        for step, images in enumerate(dataset):
+            batch = preprocess(images, 0.1)
+        """)
+    assert fns["preprocess"].verdict is Verdict.LEAVE_EAGER
+    assert "prepares data" in " ".join(fns["preprocess"].assumptions)
+
+
+def test_a_function_that_compiles_and_fits_a_keras_model_is_left_eager() -> None:
+    """``model.compile`` and ``model.fit`` run Keras's own graphs and cannot run in a tf.function:
+    the function around them (here through a helper) sets up or drives, whatever else it computes."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        def compile_model(model):
+            model.compile(optimizer="adam", loss="mse")
+
+        def prune(model, x):
+            scores = tf.reduce_mean(tf.abs(model(x)), axis=0)
+            keep = tf.argsort(scores)[-2:]
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            compile_model(model)
+            return model, keep
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        for name in ["a", "b", "c"]:
+            model, kept = prune(model, tf.ones([3, 4]))
+        """)
+    assert fns["prune"].verdict is Verdict.LEAVE_EAGER
+    assert "Keras" in " ".join(fns["prune"].assumptions)
+
+
+def test_a_loss_object_stored_on_self_is_not_a_model() -> None:
+    """``self._binary_crossentropy(y, p)`` scores; it is not a model call, so a per-level loss helper
+    is not taken for an evaluation step to decorate on a guess."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        class ScoreLoss(object):
+            def __init__(self, k):
+                self._k = k
+                self._binary_crossentropy = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+
+            def __call__(self, outputs, labels):
+                losses = []
+                for level in sorted(outputs.keys()):
+                    losses.append(self._score_loss(outputs[level], labels[level]))
+                return tf.math.add_n(losses)
+
+            def _score_loss(self, score_outputs, score_targets):
+                mask = tf.math.logical_or(tf.math.equal(score_targets, 1), tf.math.equal(score_targets, 0))
+                score_targets = tf.expand_dims(tf.math.maximum(score_targets, tf.zeros_like(score_targets)), -1)
+                score_outputs = tf.expand_dims(score_outputs, axis=-1)
+                return self._binary_crossentropy(score_targets, score_outputs, sample_weight=mask) / self._k
+        """)
+    assert fns["ScoreLoss._score_loss"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_a_decorated_builder_that_prints_what_it_builds_is_undecorated() -> None:
+    fns, _ = single("""
+        import tensorflow as tf
+
+        class Gan:
+            def __init__(self):
+                self.generator, self.critic = self.progressive_build()
+
+            @tf.function
+            def progressive_build(self):
+                print('Building models')
+                generator = [tf.keras.layers.Dense(16), tf.keras.layers.Dense(4)]
+                critic = [tf.keras.layers.Dense(16), tf.keras.layers.Dense(1)]
+                return tf.keras.Sequential(generator), tf.keras.Sequential(critic)
+        """)
+    assert fns["Gan.progressive_build"].verdict is Verdict.UNDECORATE

@@ -144,6 +144,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.calls: list[dict[str, Any]] = []
         self.functions: list[Any] = []
+        self.any_call = False  # some tf.function was called (even run eagerly)
 
     def __enter__(self) -> _Recorder:
         from tensorflow.python.eager import context
@@ -155,6 +156,7 @@ class _Recorder:
 
         def recording_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
             top = context.executing_eagerly() and not fn._run_functions_eagerly
+            recorder.any_call = True
             before = fn.experimental_get_tracing_count() if top else 0
             try:
                 return original(fn, *args, **kwargs)
@@ -325,7 +327,7 @@ def run_mode(path: str, modname: str, eager: bool) -> dict[str, Any]:
         tf.config.run_functions_eagerly(False)
         sys.modules.pop(modname, None)
     return {"result": plain_result, "state": plain_state, "printed": printed, "error": error,
-            "eager_on": eager_on, "calls": recorder.calls, "graphs": graphs,
+            "eager_on": eager_on and recorder.any_call, "calls": recorder.calls, "graphs": graphs,
             "seconds": round(time.perf_counter() - start, 3)}
 
 
@@ -343,7 +345,7 @@ def label(eager: dict[str, Any], graph: dict[str, Any]) -> list[str]:
         out.append("retraces")
     if _unrolled(graph):
         out.append("unrolled")
-    if graph["eager_on"]:
+    if graph["eager_on"]:  # left on, and some tf.function was called: it ran eagerly
         out.append("eager-on")
     if graph["graphs"] and all(set(g["types"]) <= _PLUMBING for g in graph["graphs"]):
         out.append("empty")

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 # retraces  graph mode traces again for Python values or objects, not for new tensor shapes or dtypes
 #           (and as often as TensorFlow's own retracing warning needs: 5 traces);
 # unrolled  the traced graph is large (a Python loop unrolled) or grows with the data;
-# eager-on  tf.functions run eagerly at the end of the program (run_functions_eagerly left on);
+# eager-on  tf.functions run eagerly at the end of the program (run_functions_eagerly left on, and
+#           the program called some tf.function);
 # empty     every traced graph holds no computation (only placeholders, constants, identities);
 # same      none of these.
 LABELS = ("raises", "differs", "retraces", "unrolled", "eager-on", "empty", "same")

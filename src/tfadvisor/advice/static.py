@@ -221,6 +221,12 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
             "evaluates and reports: loops over a dataset calling the model, then prints or logs the scores; "
             "the per-batch step inside is the unit a graph would be"])
+    keras = next((c for c in (fn, *(callee for _, callee in case.linked.callees)) if c.keras_calls), None)
+    if keras is not None:
+        by = "" if keras is fn else f" (through {keras.name}())"
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"compiles or trains a Keras model{by} (compile, fit, train_on_batch): Keras makes its own graphs, "
+            f"and they cannot run inside a tf.function"])
     if fn.is_generator:
         return Decision(Verdict.LEAVE_EAGER, ["TF207"], assumptions=["a generator: AutoGraph does not convert it"])
     if fn.periodic:
@@ -431,6 +437,20 @@ def _drives_batches(case: Case) -> Decision | None:
     return None
 
 
+def _drives_through_a_callee(case: Case) -> Decision | None:
+    """It calls a function of its own that runs a training loop (a loop whose body computes and
+    applies gradients: a fit of fresh variables, an epoch loop): a driver one call away. Decorated,
+    that loop would be unrolled while tracing and its variables made per trace; the step inside the
+    callee's loop is the unit to decorate."""
+    project = case.project
+    for _, callee in case.linked.callees:
+        if callee.id != case.fn.id and callee.trains_inline and callee.id not in project.graph_roots:
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"drives training through {callee.name}(), whose loop computes and applies gradients; to gain "
+                f"from a graph, make that loop's body a step function and decorate it"])
+    return None
+
+
 def _part_of_an_inline_step(case: Case) -> Decision | None:
     """A loss or forward pass called only from a training loop that computes the step inline (the
     tape and the update in the loop body): the unit worth a graph is that step, once it is a
@@ -535,11 +555,27 @@ def _reads_back(case: Case) -> Decision | None:
         f"return the tensors and read, print or log them in the loop, then decorate it"])
 
 
+def _prepares_data(case: Case) -> bool:
+    """No model call and no training in it or the steps it calls: whatever NumPy it runs is its
+    work (preprocessing a batch, sampling a buffer), not a part to move out of a step. Judges left
+    such functions as they are (heldout20's per-batch NumPy preprocessing)."""
+    fn = case.fn
+    return not (fn.model_calls or fn.training_ops or _calls_a_training_step(case))
+
+
+def _data_preparation(what: str) -> Decision:
+    return Decision(Verdict.LEAVE_EAGER, ["TF205"], assumptions=[
+        f"its work includes {what}, with no model or training step of its own: it prepares data in "
+        f"Python; a graph would run that NumPy once, while tracing"])
+
+
 def _eager_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
     varying = _varying_python(case)
     if not found and not varying:
         return None
+    if found == ["TF205"] and not varying and _prepares_data(case):
+        return _data_preparation("NumPy on changing values (here or in what it calls)")
     reasons = found + (["TF101"] if varying else [])
     assumptions = [f"{_varying_words(varying)}: pass {verb(len(varying), 'it as a tensor', 'them as tensors')}"
                    ] if varying else []
@@ -555,6 +591,8 @@ def _numpy_on_values(case: Case) -> Decision | None:
         return None
     path, line = found
     where = f"line {line}" + (f" of {path}" if path != case.fn.path else "")
+    if _prepares_data(case):
+        return _data_preparation(f"NumPy on changing values ({where})")
     return Decision(Verdict.FIX_FIRST, ["TF205"], assumptions=[
         f"NumPy on changing values ({where}) would run only while tracing (its result frozen into the graph) "
         f"or fail on a symbolic tensor: do it outside the step, or with TensorFlow ops, then decorate"])
@@ -617,8 +655,11 @@ def _needs_graph(case: Case) -> Decision | None:
 
 
 def _decorated_builder(case: Case) -> Decision | None:
-    """A tf.function that only builds layers, models or datasets: it makes new ones per trace."""
-    if case.facts.role == "builder" and case.tensor_ops == 0:
+    """A tf.function that only builds layers, models or datasets: it makes new ones per trace.
+    (Printing what it builds, ``print('Building models')``, does not make it a step.)"""
+    fn = case.fn
+    if case.tensor_ops == 0 and (case.facts.role == "builder" or (
+            case.facts.role == "io" and fn.builds and not fn.eager_reads)):
         return Decision(Verdict.UNDECORATE, ["TF504"])
     return None
 
@@ -718,7 +759,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches,
-                                 _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
+                                 _drives_through_a_callee, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
                                  _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _made_anew,
                                      _needs_graph, _retraces,

@@ -20,7 +20,7 @@ from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
-_LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
+LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
                   "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
 _BUILTINS = frozenset(dir(builtins))
 # ``# @tf.function`` (or ``# @function``) on its own line: a decorator someone turned off.
@@ -142,6 +142,11 @@ _KERAS_DRIVERS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "tes
                             "fit_generator", "evaluate_generator", "predict_generator"})
 
 
+# Keras's loops as a function calls them (``predict`` and ``evaluate`` left out: programs name their
+# own methods so, and a step may call those)
+_KERAS_RUNS = frozenset({"fit", "fit_generator", "train_on_batch", "test_on_batch", "evaluate_generator"})
+
+
 def _keras_compile(call: ast.Call) -> bool:
     """``model.compile(...)``: any ``.compile`` call with arguments but ``re.compile``'s (counted as
     a Keras compile when unsure: it can only keep the steps graph code) and ``super().compile``'s
@@ -211,7 +216,8 @@ def _module_models(module: Scope, imports: ImportMap) -> frozenset[str]:
 
 
 def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | None, frozenset[str]]:
-    """Per class: attributes assigned a Keras layer/model/variable (``self.dense = Dense(4)``)."""
+    """Per class: attributes assigned a Keras layer/model/variable (``self.dense = Dense(4)``; not a
+    loss, metric or optimizer object, which the class calls or uses but which is not a network)."""
     out: dict[str | None, set[str]] = {}
     for scope in functions:
         if scope.cls is None:
@@ -220,7 +226,7 @@ def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | 
             if not isinstance(node.value, ast.Call):
                 continue
             name = imports.resolve(node.value.func)
-            if not (tfapi.is_keras_builder(name) or tfapi.creates_variable(name)
+            if not (tfapi.is_keras_layer(name) or tfapi.creates_variable(name)
                     or (name or "").startswith("self.add_weight")):
                 continue
             for target in node.targets:
@@ -385,6 +391,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.functional = True
         if name == "tensorflow.print":
             fn.graph_prints += 1
+        if _keras_compile(call) or (isinstance(call.func, ast.Attribute) and call.func.attr in _KERAS_RUNS):
+            fn.keras_calls += 1
         if fn.torch_call is None and name and name.startswith("torch."):
             fn.torch_call = name
         if name and (name.endswith(".update_state") or any(
@@ -526,7 +534,7 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
         body = _body_calls(ctx, loop)
         trains = any(_computes_gradients(ctx, c) for c in body)
         callees = tuple(dict.fromkeys(n for n in (ctx.call_name(c) for c in body) if n and not n.startswith(
-            _LIBRARY_ROOTS) and n not in _BUILTINS))[:8]
+            LIBRARY_ROOTS) and n not in _BUILTINS))[:8]
         if trains or callees:
             out.append((ctx.value(iterable), trains, callees))
         if len(out) >= 4:
@@ -756,7 +764,7 @@ def _is_numpy_work(name: str | None, call: ast.Call) -> bool:
 def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     """``model(x)``, ``self.encoder(x)``, ``loss_fn(y, p)``: calling a Keras model or layer."""
     func = call.func
-    if any(k.arg == "training" for k in call.keywords) and not (ctx.call_name(call) or "").startswith(_LIBRARY_ROOTS):
+    if any(k.arg == "training" for k in call.keywords) and not (ctx.call_name(call) or "").startswith(LIBRARY_ROOTS):
         return True  # ``self.models["test"](x, training=False)``: Keras's calling convention
     if isinstance(func, ast.Name):
         return looks_like_model(func.id) or (func.id in ctx.module_models and func.id not in ctx.params)
@@ -784,7 +792,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         receiver = _instance_receiver(ctx, call)
         if receiver is not None:  # ``trainer.step(x)`` with ``trainer = Trainer()``: Trainer.step
             name = f"{receiver[0]}.{call.func.attr}"  # type: ignore[attr-defined]
-        if not name or name in _BUILTINS or name.split(".", 1)[0] in _LIBRARY_ROOTS:
+        if not name or name in _BUILTINS or name.split(".", 1)[0] in LIBRARY_ROOTS:
             continue
         varying_names = loops.get(id(call))
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
@@ -842,7 +850,7 @@ def _run_by_strategy(ctx: ScopeContext, call: ast.Call) -> tuple[str, list[ast.e
     if not graph_context.handed_kind(None, func.attr, ctx.resolve(func.value) or ast.unparse(func.value)) == "caller":
         return None
     name = ctx.resolve(call.args[0])
-    if not name or name.split(".", 1)[0] in _LIBRARY_ROOTS:
+    if not name or name.split(".", 1)[0] in LIBRARY_ROOTS:
         return None
     given = next((k.value for k in call.keywords if k.arg == "args"), call.args[1] if len(call.args) > 1 else None)
     elements = given.elts if isinstance(given, (ast.Tuple, ast.List)) else []
@@ -931,7 +939,7 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
     if isinstance(arg, (ast.Name, ast.Attribute)) and not (isinstance(arg, ast.Name) and (
             arg.id in params or arg.id in ctx.local_names or arg.id in _BUILTINS)):
         named = ctx.resolve(arg)
-        if named and named.split(".", 1)[0] not in _LIBRARY_ROOTS:
+        if named and named.split(".", 1)[0] not in LIBRARY_ROOTS:
             site.functions[key] = named  # a function passed by name, perhaps
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id

@@ -103,6 +103,12 @@ class Project:
         return testcode.is_test(fn, self.test_classes)
 
     # -- resolution ---------------------------------------------------------------------------
+    def is_module(self, name: str) -> bool:
+        """A module of the checked project, as an import names it: ``pkg.models``, or
+        ``ch4.recipe3.styletransfer`` for the ``styletransfer`` of a folder without ``__init__``."""
+        return name in self._modules_by_name or any(
+            name.endswith("." + known) for known in self._modules_by_name)
+
     def resolve(self, caller: FunctionSummary | None, module: str, callee: str, line: int | None = None,
                 path: str | None = None) -> FunctionSummary | None:
         """The project function a call of ``callee`` reaches. ``line`` (and ``path`` for top-level

@@ -138,6 +138,16 @@ STATELESS_LAYERS = frozenset({
 })
 
 
+_KERAS_NOT_LAYERS = ("keras.optimizers.", "keras.initializers.", "keras.regularizers.", "keras.callbacks.",
+                     "keras.losses.", "keras.metrics.")
+
+
+def is_keras_layer(name: str | None) -> bool:
+    """Constructors of Keras layers and models: what a program calls to run a network (a loss or
+    metric object is called too, but it scores, it is not a model)."""
+    return is_keras_builder(name) and not name.startswith(_KERAS_NOT_LAYERS)  # type: ignore[union-attr]
+
+
 def is_stateless_layer(name: str | None) -> bool:
     """A Keras layer without weights of its own, or a loss object: making one per call creates no
     variable (``keras.layers.RNN`` owns none: its cell does, and is flagged where it is made)."""

@@ -100,6 +100,18 @@ class C:
             self.a += 1
         tf.print(self.a)
 """,
+        """\
+import tensorflow as tf
+
+class SpectralNorm:
+    def __init__(self, layer):
+        self.layer = layer
+
+    @tf.function
+    def __call__(self, x):
+        self.layer.kernel = self.layer.w / tf.norm(self.layer.w)  # set on every call, before its use
+        return self.layer.apply(x)
+""",
     )
     detection = "S~"
 
@@ -176,7 +188,14 @@ def _build_eager_reads(ctx: ScopeContext) -> frozenset[str]:
 
 
 def _on_self(target: ast.AST) -> bool:
-    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+    """``self.x`` or ``self.layer.kernel``: state of this object or of one it owns (a wrapper setting
+    its layer's kernel before calling it, as spectral normalization does), used within the trace."""
+    if not isinstance(target, ast.Attribute):
+        return False
+    root = target.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    return isinstance(root, ast.Name) and root.id == "self"
 
 
 def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:

@@ -25,6 +25,49 @@ def _guarded(ctx: ScopeContext, node: ast.AST) -> bool:
     return id(node) in guarded_nodes(ctx)
 
 
+# Keras objects that make their weights when first called (built), not when made: one made and
+# never called in the trace makes none (tests/conformance/variants/tf401.py).
+_INPUTS = ("keras.Input", "keras.layers.Input", "keras.layers.InputLayer")
+
+
+def _builds_nothing_here(ctx: ScopeContext, call: ast.Call, name: str | None, seeded: bool) -> bool:
+    """``keras.Input(...)`` (a symbolic placeholder), or a layer or model made but neither called,
+    returned nor given an input shape in this function (``critic = keras.Sequential([Conv2D(16, 1),
+    ...])`` only counted): no variable exists until something calls it."""
+    if not name or not name.startswith(("keras.layers.", "keras.Sequential", "keras.models.Sequential")):
+        return name in _INPUTS if name else False
+    if name in _INPUTS:
+        return True
+    if seeded or any(k.arg in ("input_shape", "input_dim", "batch_input_shape") for k in call.keywords):
+        return False
+    if any(ctx.call_name(n) in _INPUTS for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.Call)):
+        return False  # ``Sequential([keras.Input((4,)), Dense(3)])`` is built on the spot
+    return not _called_here(ctx, call)
+
+
+def _called_here(ctx: ScopeContext, made: ast.Call) -> bool:
+    """``Dense(3)(x)``, ``layer = Dense(3)`` then ``layer(x)``, or one stored on ``self`` (another
+    method may call it): the layer runs, and makes its weights, in a trace."""
+    parents = ctx.scope.cached("tf401_parents", lambda: {id(child): node for nodes in ctx.scope.by_type.values()
+                                                          for node in nodes for child in ast.iter_child_nodes(node)})
+    parent = parents.get(id(made))
+    if isinstance(parent, ast.Call) and parent.func is made:
+        return True
+    while isinstance(parent, (ast.List, ast.Tuple, ast.Starred, ast.BinOp)):
+        parent = parents.get(id(parent))  # ``[Dense(3), Dense(1)]`` handed to Sequential: its caller decides
+    if isinstance(parent, ast.Call) and ctx.call_name(parent) and tfapi.is_keras_builder(ctx.call_name(parent)):
+        return _called_here(ctx, parent)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        names = {t.id for t in targets if isinstance(t, ast.Name)}
+        if len(names) < len(targets):
+            return True  # stored elsewhere (``self.head = Dense(3)``)
+        return any(isinstance(c.func, ast.Name) and c.func.id in names for c in ctx.scope.nodes(ast.Call))
+    # Returned: the caller may well call it (``self._shortcut(c)(x)`` over a ``_projection`` that
+    # returns ``Conv2D(c, 1)``), so it counts as used
+    return parent is not None and not isinstance(parent, ast.Expr)
+
+
 @register
 class VariablePerCall(Rule):
     code = "TF401"
@@ -93,6 +136,14 @@ dense = tf.keras.layers.Dense(4)
 def predict(x):
     return dense(x)
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def count_layers():
+    critic = tf.keras.Sequential([tf.keras.layers.Conv2D(16, 1), tf.keras.layers.Dense(1)])
+    return tf.constant(len(critic.layers))  # unbuilt: no weights until something calls it
+""",
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
@@ -105,7 +156,7 @@ def predict(x):
             if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or (
                     tfapi.is_stateless_layer(name) and not seeded):
                 continue  # a Concatenate or Flatten made per call has no weights to create
-            if _guarded(ctx, call):
+            if _guarded(ctx, call) or _builds_nothing_here(ctx, call, name, seeded):
                 continue
             what = "tf.Variable" if tfapi.creates_variable(name) and not tfapi.is_tf1_optimizer(name) else name
             yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "

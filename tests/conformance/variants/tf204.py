@@ -36,6 +36,30 @@ VARIANTS = [
             t.step(tf.ones([2]))
             return float(t.last_loss)
         """, tf="raises", real=True),
+    V("wrapped-layer-kernel-set-each-call", """
+        import tensorflow as tf
+
+        class Dense:
+            def __init__(self):
+                self.w = tf.Variable(tf.ones([2, 2]))
+                self.kernel = self.w
+
+            def apply(self, x):
+                return tf.matmul(x, self.kernel)
+
+        class SpectralNorm:
+            def __init__(self, layer):
+                self.layer = layer
+
+            @tf.function
+            def __call__(self, x):
+                self.layer.kernel = self.layer.w / tf.norm(self.layer.w)
+                return self.layer.apply(x)
+
+        def main():
+            norm = SpectralNorm(Dense())
+            return norm(tf.ones([1, 2])) + norm(tf.ones([3, 2]))[0]
+        """, tf="same", real=True),
     V("variable-assign-instead", """
         import tensorflow as tf
 

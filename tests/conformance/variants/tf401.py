@@ -25,6 +25,40 @@ VARIANTS = [
         def main():
             return [predict(tf.ones([1, 2])) for _ in range(2)]
         """, tf="raises", real=True),
+    V("builder-returns-unbuilt-sequential", """
+        import tensorflow as tf
+
+        @tf.function
+        def build_critic():
+            layers = [tf.keras.layers.Conv2D(16, 1), tf.keras.layers.Flatten()]
+            critic = tf.keras.Sequential(layers + [tf.keras.layers.Dense(1)])
+            return tf.constant(len(critic.layers))
+
+        def main():
+            return [build_critic() for _ in range(2)]
+        """, tf="empty", real=True, note="unbuilt layers make their weights when first called"),
+    V("input-placeholder-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def scale(x):
+            placeholder = tf.keras.Input(shape=(2,))
+            return x * float(len(placeholder.shape))
+
+        def main():
+            return [scale(tf.ones([2])) for _ in range(2)]
+        """, tf="same", real=True),
+    V("sequential-with-input-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def predict(x):
+            model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3)])
+            return model(x)
+
+        def main():
+            return [predict(tf.ones([1, 2])) for _ in range(2)]
+        """, tf="raises", real=True),
     V("guarded-on-self", """
         import tensorflow as tf
 

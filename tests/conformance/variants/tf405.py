@@ -15,6 +15,16 @@ VARIANTS = [
         def main():
             return step(tf.ones([2]))
         """, tf="eager-on", real=True),
+    V("switch-in-script-with-no-tf-function", """
+        import tensorflow as tf
+
+        tf.config.run_functions_eagerly(True)
+
+        w = tf.Variable(2.0)
+
+        def main():
+            return w * tf.ones([3]) + 1.0
+        """, tf="same", real=True, note="nothing runs as a graph: the switch turns nothing eager"),
     V("switch-in-main", """
         import tensorflow as tf
 
