@@ -2443,3 +2443,77 @@ def test_a_decorated_builder_that_prints_what_it_builds_is_undecorated() -> None
                 return tf.keras.Sequential(generator), tf.keras.Sequential(critic)
         """)
     assert fns["Gan.progressive_build"].verdict is Verdict.UNDECORATE
+
+
+def test_a_function_a_factory_makes_for_dataset_map_is_traced_and_fixed_first(tmp_path: Path) -> None:
+    """``load_function = make_loader(...)`` in one module, ``ds.map(load_function)`` in another:
+    the nested ``load`` is what Dataset.map traces, so a ``random.choice`` it reaches is frozen at
+    trace time (TF205) and the advice is to fix it, with no decorator to add."""
+    fns = project(tmp_path, {
+        "gen.py": """
+            import random
+            import tensorflow as tf
+
+
+            def pick_size():
+                return random.choice([3, 5, 7])
+
+
+            def make_loader(scale):
+                def load(path):
+                    img = tf.io.decode_png(tf.io.read_file(path))
+                    k = pick_size()
+                    return tf.image.resize(img, (k * 8, k * 8)) * scale
+                return load
+
+
+            load_function = make_loader(2.0)
+            """,
+        "train.py": """
+            import tensorflow as tf
+            from gen import load_function
+
+            ds = tf.data.Dataset.list_files("*.png").map(load_function).batch(4)
+            for batch in ds:
+                print(batch.shape)
+            """,
+    })
+    load = fns["gen.py::make_loader.<locals>.load"]
+    assert load.verdict is Verdict.FIX_FIRST and load.reasons == ["TF205"]  # type: ignore[attr-defined]
+    assert "handed to an API that traces it" in " ".join(load.assumptions)  # type: ignore[attr-defined]
+
+
+def test_a_package_module_named_like_its_package_imports_its_siblings(tmp_path: Path) -> None:
+    """``data_generator/data_generator.py`` importing ``data_generator.data_utils`` means the
+    package's module, not a name inside itself: the helper it calls is linked, so the random draw
+    frozen in the traced map function is found there."""
+    fns = project(tmp_path, {
+        "data_generator/__init__.py": "",
+        "data_generator/data_utils.py": """
+            import random
+            import tensorflow as tf
+
+
+            def generate_kernel(size_range):
+                size = random.choice(size_range)
+                return tf.ones([size, size]) / float(size * size)
+            """,
+        "data_generator/data_generator.py": """
+            import tensorflow as tf
+            from data_generator.data_utils import generate_kernel
+
+
+            def load(path):
+                image = tf.io.decode_png(tf.io.read_file(path))
+                return image, generate_kernel([3, 5, 7])
+            """,
+        "train.py": """
+            import tensorflow as tf
+            from data_generator.data_generator import load
+
+            for images, kernels in tf.data.Dataset.list_files("*.png").map(load).batch(2):
+                print(images.shape)
+            """,
+    })
+    assert fns["data_generator.py::load"].verdict is Verdict.FIX_FIRST  # type: ignore[attr-defined]
+    assert fns["data_utils.py::generate_kernel"].reasons == ["TF505"]  # type: ignore[attr-defined]

@@ -189,6 +189,13 @@ def _already_graph(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF406"],
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
+        # (an argument changed in place is tf.data's fresh structure for each trace: no hazard there)
+        found = [code for code in serious(case.hazards) if code != "TF110"]
+        if found and linked.graph_reason.startswith("handed to an API"):
+            # ``ds.map(load)``: traced like a tf.function, so what breaks or changes in a graph
+            # (a random.choice frozen at trace time) already does; the fix is due, no decorator
+            return Decision(Verdict.FIX_FIRST, found, becomes_graph=False, assumptions=[
+                f"{linked.graph_reason}: the findings break or change it there; fix them"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
     if linked.control_flow is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[

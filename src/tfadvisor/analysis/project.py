@@ -208,8 +208,12 @@ class Project:
         """
         parts = dotted.split(".")
         sibling = self._sibling_module(parts[0], near) if near is not None and len(parts) > 1 else None
-        if sibling is not None:  # the script's own folder comes first on sys.path
-            return sibling, ".".join(parts[1:])
+        rest = ".".join(parts[1:])
+        if sibling is not None and (rest in self._by_module.get(sibling, {}) or parts[1] in self._classes.get(sibling, {})
+                                    or rest in self._modules_by_name[sibling].globals):
+            # the script's own folder comes first on sys.path (unless the name is not there:
+            # ``data_generator/data_generator.py`` importing ``data_generator.data_utils``, its package)
+            return sibling, rest
         for cut in range(len(parts) - 1, 0, -1):
             prefix = ".".join(parts[:cut])
             if prefix in self._by_module or prefix in self._classes:
@@ -285,6 +289,21 @@ class Project:
         """(module, class qualname) of the project's class that ``name`` (as called) makes; an
         import of a module name several folders have goes to the one beside ``module``'s file."""
         return self._class(module, name)
+
+    def _made_by_factory(self, module: str, name: str) -> FunctionSummary | None:
+        """``ds.map(load_function)`` with ``load_function = make_loader(...)`` at module level (here
+        or in the module it is imported from) and ``make_loader`` returning its nested ``def load``:
+        the function handed is that nested one."""
+        dotted = name if "." in name else f"{module}.{name}"
+        found = self.module_global(dotted)
+        if found is None or found[1][:1] != ("call",):
+            return None
+        factory = self.resolve(None, found[0], found[1][1])
+        returned = factory.returns_value if factory is not None else None
+        if factory is None or not returned or returned[0] != "global":
+            return None
+        nested = f"{factory.qualname}.<locals>.{returned[1].rsplit('.', 1)[-1]}"
+        return self._by_module.get(factory.module, {}).get(nested)
 
     def module_global(self, dotted: str) -> tuple[str, tuple] | None:
         """(module, value term) of a module-level name of the project (``data.pipeline.train_ds``)."""
@@ -441,6 +460,7 @@ class Project:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
+                target = target or self._made_by_factory(mod.module, name)
                 if target is None:
                     continue
                 linked = self.functions[target.id]
