@@ -2517,3 +2517,36 @@ def test_a_package_module_named_like_its_package_imports_its_siblings(tmp_path: 
     })
     assert fns["data_generator.py::load"].verdict is Verdict.FIX_FIRST  # type: ignore[attr-defined]
     assert fns["data_utils.py::generate_kernel"].reasons == ["TF505"]  # type: ignore[attr-defined]
+
+
+def test_a_notebook_progress_bar_hands_on_the_batches_it_iterates() -> None:
+    """``from tqdm.autonotebook import tqdm`` wraps ``zip(range(n), train_dataset)`` like any other
+    tqdm: the batches handed to ``model.train`` are the dataset's tensors."""
+    fns, _ = single("""
+        import tensorflow as tf
+        from tqdm.autonotebook import tqdm
+
+        train_dataset = tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8)
+
+        class AE(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.net = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+                self.optimizer = tf.keras.optimizers.Adam(1e-3)
+
+            @tf.function
+            def compute_gradients(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.net(x) - x))
+                return tape.gradient(loss, self.trainable_variables)
+
+            def train(self, x_train):
+                gradients = self.compute_gradients(x_train)
+                self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
+
+        model = AE()
+        for epoch in range(5):
+            for batch, x_train in tqdm(zip(range(8), train_dataset), total=8):
+                model.train(x_train)
+        """)
+    assert fns["AE.train"].verdict is Verdict.DECORATE

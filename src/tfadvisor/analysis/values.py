@@ -55,7 +55,8 @@ _MODEL_TENSOR_METHODS = frozenset({"call", "__call__", "predict_on_batch", "trai
 _MODEL_NUMPY_METHODS = frozenset({"predict"})
 _ITERATOR_CALLS = frozenset({"iter", "next"})
 # Calls that hand back (an iterator over) their first argument: progress bars and the like.
-_PASS_THROUGH = ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm", "tqdm.tqdm_notebook",
+_PASS_THROUGH = ("tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.autonotebook.tqdm", "tqdm.rich.tqdm", "tqdm.notebook.tqdm",
+                 "tqdm.std.tqdm", "tqdm.tqdm_notebook",
                  "tqdm.notebook.tqdm_notebook", "tqdm.trange", "progressbar.progressbar", "rich.progress.track",
                  "itertools.islice", "tensorflow.keras.utils.Progbar")
 # Keras utilities that build a tf.data pipeline.
