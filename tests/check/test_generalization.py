@@ -2550,3 +2550,33 @@ def test_a_notebook_progress_bar_hands_on_the_batches_it_iterates() -> None:
                 model.train(x_train)
         """)
     assert fns["AE.train"].verdict is Verdict.DECORATE
+
+
+def test_a_function_that_shows_predictions_through_a_plotting_helper_reports() -> None:
+    """``generate_images`` calls the generator and hands the images to ``_data2plot``, which draws
+    them with matplotlib: a reporter called per epoch, as if it plotted itself."""
+    fns, _ = single("""
+        import matplotlib.pyplot as plt
+        import numpy as np
+        import tensorflow as tf
+
+        generator = tf.keras.Sequential([tf.keras.layers.Dense(784), tf.keras.layers.Reshape((28, 28))])
+
+        def _data2plot(images):
+            fig = plt.figure(figsize=(4, 4))
+            for i in range(images.shape[0]):
+                plt.subplot(4, 4, i + 1)
+                plt.imshow(images[i] * 127.5 + 127.5, cmap="gray")
+            fig.canvas.draw()
+            return np.asarray(fig.canvas.buffer_rgba())
+
+        def generate_images(model, noise):
+            predictions = model(noise, training=False)
+            return _data2plot(predictions)
+
+        noise = tf.random.normal([16, 8])
+        for epoch in range(20):
+            image = generate_images(generator, noise)
+        """)
+    assert fns["generate_images"].verdict is Verdict.LEAVE_EAGER
+    assert "calls _data2plot()" in " ".join(fns["generate_images"].assumptions)

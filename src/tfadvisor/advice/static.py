@@ -220,6 +220,11 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
         return Decision(Verdict.LEAVE_EAGER, ["TF502"], assumptions=["no tensor work"])
+    shows = _shows_predictions(case)
+    if shows is not None:
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"reports: it calls the model, trains and scores nothing, and calls {shows}(), which plots, "
+            f"prints or writes"])
     if fn.python_fetches and not fn.training_ops and (fn.loops or _calls_a_training_step(case)):
         return Decision(Verdict.LEAVE_EAGER, assumptions=[
             "feeds the computation: draws its batches in Python (a generator's next_batch, a replay "
@@ -257,6 +262,19 @@ def _role(case: Case) -> Decision | None:
     if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
         return Decision(Verdict.LEAVE_EAGER, ["TF206"],
                         assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
+    return None
+
+
+def _shows_predictions(case: Case) -> str | None:
+    """A function that calls the model, neither trains nor scores, and calls a helper of its own
+    that plots, prints or writes (``generate_images`` handing its images to ``_data2plot``): a
+    reporter, as when it plots itself. That helper's name, if so."""
+    fn, project = case.fn, case.project
+    if not fn.model_calls or fn.training_ops or fn.scores or fn.optimizer_steps:
+        return None
+    for _, callee in case.linked.callees:
+        if callee.io_calls and role_of(project.functions[callee.id], project.tensor_work[callee.id]) == "io":
+            return callee.name
     return None
 
 
