@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from tfadvisor.analysis.module import LIBRARY_ROOTS
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import FunctionSummary, Hit, ModuleSummary
 from tfadvisor.rules.base import Rule
@@ -49,8 +48,8 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
                               and not silenced(table, h.rule, (h.line, linked.fn.line)))
     for mod in modules:
         for hit in mod.module_hits:
-            if hit.rule not in by_code or (hit.rule == "TF405" and not _may_run_graphs(project, mod)):
-                continue  # (a script with no tf.function and no Keras loop: the switch changes nothing)
+            if hit.rule not in by_code or not by_code[hit.rule].module_hit_stands(project, mod):
+                continue
             if hit.callee is not None:
                 target = decorated_callee(project, None, mod.module, hit, mod.path)
                 if target is None:
@@ -60,24 +59,6 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
     folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False)
     found.hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
     return found
-
-
-def _may_run_graphs(project: Project, mod: ModuleSummary) -> bool:
-    """A tf.function, a Keras loop, or a call into another module of the project (which may hold
-    them) in this module: something ``run_functions_eagerly(True)`` would turn eager."""
-    if (mod.wrapped or mod.keras_driven or mod.graph_compiles or mod.eager_compiles
-            or any(f.decorated for f in mod.functions)):
-        return True
-    sites = [(None, s) for s in mod.module_calls] + [(f, s) for f in mod.functions for s in f.calls]
-    for caller, site in sites:
-        target = project.resolve(caller, mod.module, site.callee, site.line, mod.path)
-        if target is not None and (target.module != mod.module or target.id in project.graph_roots):
-            return True
-        parts = site.callee.split(".")  # ``pkg.models.Trainer(...)``: a class of another module
-        if parts[0] not in LIBRARY_ROOTS and any(project.is_module(".".join(parts[:n])) and ".".join(parts[:n]) != mod.module
-               for n in range(1, len(parts))):
-            return True
-    return False
 
 
 def _real_hits(project: Project, fid: str, linked: Linked, by_code: dict[str, type[Rule]],

@@ -422,6 +422,19 @@ class ScopeContext:
                 stack.append((child, inner))
         return out
 
+    @cached_property
+    def _parents(self) -> dict[int, ast.AST]:
+        out: dict[int, ast.AST] = {}
+        for nodes in self.scope.by_type.values():
+            for node in nodes:
+                for child in ast.iter_child_nodes(node):
+                    out[id(child)] = node
+        return out
+
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        """The node directly holding ``node`` in this scope (a call's argument: the call)."""
+        return self._parents.get(id(node))
+
     def enclosing(self, node: ast.AST) -> tuple[ast.AST, ...]:
         """Loops, ifs, trys and withs around ``node`` inside this scope, outermost first."""
         return self._ancestry.get(id(node), ())

@@ -21,7 +21,7 @@ from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, 
 from tfadvisor.model import function_id
 
 LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
-                  "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
+                 "torch", "jax", "os", "sys", "math", "json", "logging", "time", "random", "re")
 _BUILTINS = frozenset(dir(builtins))
 # ``# @tf.function`` (or ``# @function``) on its own line: a decorator someone turned off.
 _DISABLED = re.compile(r"^\s*#\s*@\s*(?:tf\.)?function\b")
@@ -144,7 +144,7 @@ _KERAS_DRIVERS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "tes
 
 # Keras's loops as a function calls them (``predict`` and ``evaluate`` left out: programs name their
 # own methods so, and a step may call those)
-_KERAS_RUNS = frozenset({"fit", "fit_generator", "train_on_batch", "test_on_batch", "evaluate_generator"})
+_KERAS_RUNS = _KERAS_DRIVERS - {"evaluate", "predict", "predict_on_batch", "predict_generator"}
 
 
 def _keras_compile(call: ast.Call) -> bool:

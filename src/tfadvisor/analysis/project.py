@@ -299,6 +299,8 @@ class Project:
         if found is None or found[1][:1] != ("call",):
             return None
         factory = self.resolve(None, found[0], found[1][1])
+        # (``return load`` of a nested def is written down as the global ``<module>.load``: the
+        # per-file pass does not count a def among the function's locals)
         returned = factory.returns_value if factory is not None else None
         if factory is None or not returned or returned[0] != "global":
             return None

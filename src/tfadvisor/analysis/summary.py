@@ -157,8 +157,8 @@ class FunctionSummary:
     decorators: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     dynamic_calls: int = 0  # calls of things no name says (``self.layers[0](x)``, ``f()(x)``)
     distributed: int = 0  # ``strategy.run``, ``strategy.reduce``, ...: a distributed step
-    # ``model.compile(...)``, ``model.fit(...)``, ``.evaluate``, ``.predict``, ``.train_on_batch``: it sets up
-    # or runs a Keras model, which makes its own graphs (and raises inside a tf.function)
+    # ``model.compile(...)``, ``model.fit(...)``, ``.train_on_batch(...)`` (module.py's ``_KERAS_RUNS``): it
+    # sets up or runs a Keras model, which makes its own graphs (and cannot run inside a tf.function)
     keras_calls: int = 0
 
     def param(self, name: str) -> Param | None:

@@ -145,7 +145,7 @@ _KERAS_NOT_LAYERS = ("keras.optimizers.", "keras.initializers.", "keras.regulari
 def is_keras_layer(name: str | None) -> bool:
     """Constructors of Keras layers and models: what a program calls to run a network (a loss or
     metric object is called too, but it scores, it is not a model)."""
-    return is_keras_builder(name) and not name.startswith(_KERAS_NOT_LAYERS)  # type: ignore[union-attr]
+    return bool(name and is_keras_builder(name) and not name.startswith(_KERAS_NOT_LAYERS))
 
 
 def is_stateless_layer(name: str | None) -> bool:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from tfadvisor.analysis.summary import Hit
+from tfadvisor.analysis.summary import Hit, ModuleSummary
 from tfadvisor.model import Severity
 
 if TYPE_CHECKING:
@@ -71,6 +71,11 @@ class Rule:
     def check_project(self, project: Project) -> Iterable[tuple[str, Hit]]:
         """(function id, hit) pairs found with the whole project linked."""
         return ()
+
+    @classmethod
+    def module_hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
+        """Whether a hit in ``module``'s body stands once the whole project is linked."""
+        return True
 
     # helpers for subclasses --------------------------------------------------------------------
     def hit(self, node: ast.AST, message: str | None = None, depends_on: tuple[str, ...] = (),

@@ -34,10 +34,10 @@ def _builds_nothing_here(ctx: ScopeContext, call: ast.Call, name: str | None, se
     """``keras.Input(...)`` (a symbolic placeholder), or a layer or model made but neither called,
     returned nor given an input shape in this function (``critic = keras.Sequential([Conv2D(16, 1),
     ...])`` only counted): no variable exists until something calls it."""
-    if not name or not name.startswith(("keras.layers.", "keras.Sequential", "keras.models.Sequential")):
-        return name in _INPUTS if name else False
     if name in _INPUTS:
         return True
+    if not name or not name.startswith(("keras.layers.", "keras.Sequential", "keras.models.Sequential")):
+        return False
     if seeded or any(k.arg in ("input_shape", "input_dim", "batch_input_shape") for k in call.keywords):
         return False
     if any(ctx.call_name(n) in _INPUTS for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.Call)):
@@ -48,13 +48,11 @@ def _builds_nothing_here(ctx: ScopeContext, call: ast.Call, name: str | None, se
 def _called_here(ctx: ScopeContext, made: ast.Call) -> bool:
     """``Dense(3)(x)``, ``layer = Dense(3)`` then ``layer(x)``, or one stored on ``self`` (another
     method may call it): the layer runs, and makes its weights, in a trace."""
-    parents = ctx.scope.cached("tf401_parents", lambda: {id(child): node for nodes in ctx.scope.by_type.values()
-                                                          for node in nodes for child in ast.iter_child_nodes(node)})
-    parent = parents.get(id(made))
+    parent = ctx.parent(made)
     if isinstance(parent, ast.Call) and parent.func is made:
         return True
     while isinstance(parent, (ast.List, ast.Tuple, ast.Starred, ast.BinOp)):
-        parent = parents.get(id(parent))  # ``[Dense(3), Dense(1)]`` handed to Sequential: its caller decides
+        parent = ctx.parent(parent)  # ``[Dense(3), Dense(1)]`` handed to Sequential: its caller decides
     if isinstance(parent, ast.Call) and ctx.call_name(parent) and tfapi.is_keras_builder(ctx.call_name(parent)):
         return _called_here(ctx, parent)
     if isinstance(parent, (ast.Assign, ast.AnnAssign)):

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.summary import Hit
+from tfadvisor.analysis.module import LIBRARY_ROOTS
+from tfadvisor.analysis.summary import Hit, ModuleSummary
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_test_module
 from tfadvisor.rules.base import Rule, register
+
+if TYPE_CHECKING:
+    from tfadvisor.analysis.project import Project
 
 _SWITCHES = frozenset({"tensorflow.config.run_functions_eagerly",
                        "tensorflow.config.experimental_run_functions_eagerly",
@@ -146,4 +151,26 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
+
+    @classmethod
+    def module_hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
+        """A script with no tf.function, no Keras loop and no call into the project's other modules
+        (which may hold them): the switch turns nothing eager."""
+        return _may_run_graphs(project, module)
+
+
+def _may_run_graphs(project: Project, mod: ModuleSummary) -> bool:
+    if (mod.wrapped or mod.keras_driven or mod.graph_compiles or mod.eager_compiles
+            or any(f.decorated for f in mod.functions)):
+        return True
+    sites = [(None, s) for s in mod.module_calls] + [(f, s) for f in mod.functions for s in f.calls]
+    for caller, site in sites:
+        target = project.resolve(caller, mod.module, site.callee, site.line, mod.path)
+        if target is not None and (target.module != mod.module or target.id in project.graph_roots):
+            return True
+        parts = site.callee.split(".")  # ``pkg.models.Trainer(...)``: a class of another module
+        prefixes = (".".join(parts[:n]) for n in range(1, len(parts)))
+        if parts[0] not in LIBRARY_ROOTS and any(p != mod.module and project.is_module(p) for p in prefixes):
+            return True
+    return False
 
