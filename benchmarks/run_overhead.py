@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+from as_installed import compile_tfadvisor
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLES = os.path.join(os.path.dirname(HERE), "examples")
 
@@ -84,6 +86,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("examples", nargs="*")
     opts = parser.parse_args()
+    compile_tfadvisor()  # timed as installed (as_installed.py)
     scripts = opts.examples or sorted(
         os.path.join(EXAMPLES, f) for f in os.listdir(EXAMPLES) if f.endswith(".py")
     )
