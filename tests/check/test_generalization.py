@@ -377,6 +377,7 @@ def test_numpy_on_changing_values_in_a_step_is_fix_first() -> None:
 
         agent = Agent()
         for episode in range(100):
+            agent.states.append(np.random.rand(1, 3))
             agent.learn()
         """)
     learn = fns["Agent.learn"]
@@ -2580,3 +2581,176 @@ def test_a_function_that_shows_predictions_through_a_plotting_helper_reports() -
         """)
     assert fns["generate_images"].verdict is Verdict.LEAVE_EAGER
     assert "calls _data2plot()" in " ".join(fns["generate_images"].assumptions)
+
+
+def test_numpy_on_an_attribute_fixed_in_init_is_a_constant_not_a_hazard() -> None:
+    """``np.array(self.tau)`` where ``tau`` is set once in ``__init__``: the graph's trace-time
+    constant is the value every eager call computes, so the step is decorate, not fix-first. The
+    same NumPy on an attribute another method appends to is still a hazard."""
+    agent = """\
+    import numpy as np
+    import tensorflow as tf
+
+
+    class Critic:
+        def __init__(self, atoms):
+            self.tau = [(2 * i + 1) / (2 * atoms) for i in range(atoms)]
+            self.history = []
+            self.model = tf.keras.Sequential([tf.keras.layers.Dense(atoms)])
+            self.opt = tf.keras.optimizers.Adam()
+
+        def train(self, states, target):
+            with tf.GradientTape() as tape:
+                pred = self.model(states)
+                weights = tf.constant(np.array(self.{attr}), tf.float32)
+                loss = tf.reduce_mean(tf.square(target - pred) * weights)
+            grads = tape.gradient(loss, self.model.trainable_variables)
+            self.opt.apply_gradients(zip(grads, self.model.trainable_variables))
+
+        def remember(self, value):
+            self.history.append(value)
+
+
+    critic = Critic(4)
+    for step in range(100):
+        critic.remember(float(step))
+        critic.train(tf.random.normal([8, 3]), tf.random.normal([8, 4]))
+    """
+    fixed, _ = single(agent.replace("{attr}", "tau"))
+    assert fixed["Critic.train"].verdict is Verdict.DECORATE
+    growing, _ = single(agent.replace("{attr}", "history"))
+    assert growing["Critic.train"].verdict is Verdict.FIX_FIRST
+    per_call, _ = single("""\
+    import numpy as np
+    import tensorflow as tf
+
+
+    class Overlap:
+        def __init__(self, boxes):
+            self.low = boxes[..., :2]
+
+        def area(self):
+            return np.prod(np.maximum(self.low, 0.0), axis=-1)
+
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+    optimizer = tf.keras.optimizers.Adam()
+
+
+    def train_step(images):
+        with tf.GradientTape() as tape:
+            boxes = model(images)
+            loss = tf.reduce_mean(boxes) + tf.reduce_mean(Overlap(boxes).area())
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+
+    for step in range(100):
+        train_step(tf.random.normal([8, 3]))
+    """)
+    assert per_call["train_step"].verdict is Verdict.FIX_FIRST  # one object per call: its values change
+
+
+def test_a_method_replaced_on_the_instance_by_what_it_builds_is_not_called_by_the_step() -> None:
+    """``self.encoder = self.encoder()`` in ``__init__``: the instance attribute hides the method,
+    so ``self.encoder(x)`` in a tf.function calls the model built once (TF 2.21 runs it: the
+    conformance variant builder-method-replaced-by-its-model): no TF401, the step is kept."""
+    from conformance.variants.tf401 import VARIANTS
+
+    source = next(v.source for v in VARIANTS if v.name == "builder-method-replaced-by-its-model")
+    report = check_source(source, "prog.py")
+    encode = next(fn for fn in report.functions if fn.qualname == "Autoencoder.encode")
+    assert encode.verdict is Verdict.KEEP
+    assert not [f for f in report.findings if f.rule == "TF401"]
+
+
+PADDED = """\
+import tensorflow as tf
+
+
+def sentences():
+    for n in range(1, 200):
+        yield [1] * (n % 13 + 1), n % 2
+
+
+train_ds = tf.data.Dataset.from_generator(
+    sentences, output_signature=(tf.TensorSpec([None], tf.int32), tf.TensorSpec([], tf.int32)))
+train_ds = train_ds.shuffle(100).{batching}
+model = tf.keras.Sequential([tf.keras.layers.Embedding(20, 8), tf.keras.layers.GlobalAveragePooling1D(),
+                             tf.keras.layers.Dense(2)])
+optimizer = tf.keras.optimizers.Adam()
+loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+{decorator}
+def train_step(tokens, labels):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(labels, model(tokens, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return loss
+
+
+for epoch in range(10):
+    for tokens, labels in train_ds:
+        train_step(tokens, labels)
+"""
+
+
+def test_a_step_fed_padded_batches_generalises_shapes() -> None:
+    """``padded_batch`` makes each batch as long as its longest sentence: a plain tf.function traces
+    once per length (TF 2.21: 10 padded batches, 9 traces; 3 with reduce_retracing=True). The
+    decorated step is reconfigure, the eager one decorate with TF104 (fix adds reduce_retracing);
+    fixed-size batches or an option that generalises shapes leave it as it is."""
+    def verdict(batching: str, decorator: str):  # type: ignore[no-untyped-def]
+        fns, _ = single(PADDED.format(batching=batching, decorator=decorator))
+        return fns["train_step"]
+
+    padded = "padded_batch(16, padded_shapes=([None], []))"
+    reconfigure = verdict(padded, "@tf.function")
+    assert reconfigure.verdict is Verdict.RECONFIGURE and reconfigure.reasons == ["TF104"]
+    decorate = verdict(padded, "")
+    assert decorate.verdict is Verdict.DECORATE and "TF104" in decorate.reasons
+    assert verdict(padded, "@tf.function(reduce_retracing=True)").verdict is Verdict.KEEP
+    fixed = "map(lambda t, y: (t[:1], y)).batch(16, drop_remainder=True)"
+    assert verdict(fixed, "@tf.function").verdict is Verdict.KEEP
+    assert "TF104" not in verdict(fixed, "").reasons
+
+
+def test_a_step_fed_arrays_of_lists_grown_until_a_condition_generalises_shapes() -> None:
+    """A policy-gradient epoch collects steps until it has enough (``while`` ... ``break``), then
+    updates once with ``np.array(observations)``: a new length per epoch, a new trace per call.
+    With a fixed number of steps (``for _ in range(n)``) the shape is the same every epoch."""
+    code = """\
+    import numpy as np
+    import tensorflow as tf
+
+    policy = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+    optimizer = tf.keras.optimizers.Adam()
+
+
+    @tf.function
+    def update(observations, returns):
+        with tf.GradientTape() as tape:
+            loss = -tf.reduce_mean(returns * tf.reduce_sum(policy(observations), axis=1))
+        grads = tape.gradient(loss, policy.trainable_variables)
+        optimizer.apply_gradients(zip(grads, policy.trainable_variables))
+        return loss
+
+
+    def one_epoch(batch_size):
+        observations, returns = [], []
+        {loop}
+            observations.append(np.random.rand(4).astype(np.float32))
+            returns.append(np.float32(np.random.rand()))
+            {stop}
+        return update(np.array(observations), np.array(returns, dtype=np.float32))
+
+
+    for epoch in range(50):
+        one_epoch(500)
+    """
+    grown, _ = single(code.replace("{loop}", "while True:").replace("{stop}", "if np.random.rand() < 0.01 and len(observations) > batch_size: break"))
+    assert grown["update"].verdict is Verdict.RECONFIGURE and grown["update"].reasons == ["TF104"]
+    fixed, _ = single(code.replace("{loop}", "for _ in range(batch_size):").replace("{stop}", "pass"))
+    assert fixed["update"].verdict is Verdict.KEEP

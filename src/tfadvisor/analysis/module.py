@@ -413,6 +413,7 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.python_fetches += 1
         elif tfapi.is_io(name) or _steps_an_environment(call):
             fn.io_calls += 1
+            fn.steps_env = fn.steps_env or _steps_an_environment(call)
             fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
         else:
             tensor_ops += _other_call(fn, ctx, call, name, params)
@@ -460,13 +461,18 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
         fn.eager_reads += 1
     elif _is_numpy_work(name, call):
         fn.numpy_calls += 1
-        if _on_values(ctx, call) and len(fn.numpy_on_values) < 16:
-            fn.numpy_on_values.append(call.lineno)
+        if _on_values(ctx, call) and len(fn.numpy_on_values) + len(fn.numpy_on_init_values) < 16:
+            # on attributes its class sets once in __init__ only: the project pass asks how long
+            # the objects live (one per call changes them, one made once does not)
+            fixed = _on_values(ctx, call, state.fixed_after_init(ctx))
+            (fn.numpy_on_values if fixed else fn.numpy_on_init_values).append(call.lineno)
     elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
         fn.eager_reads += 1
     if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
+    elif isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and _names_a_model(ctx, call.func.value):
+        fn.predicts += 1
     if name == "range":
         _param_evidence(params, call, "primitive", "used in range()")
     elif name and name.startswith("self.") and name[5:] in ctx.layer_attrs:
@@ -691,9 +697,10 @@ _FUNCTIONAL = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.Inpu
 _MODEL_CLASSES = frozenset({"keras.Model", "keras.models.Model"})
 
 
-def _on_values(ctx: ScopeContext, call: ast.Call) -> bool:
+def _on_values(ctx: ScopeContext, call: ast.Call, fixed: frozenset[str] = frozenset()) -> bool:
     """Whether a NumPy call reads values that can change between calls: not only literals, shapes,
-    dtypes or module constants (``np.sqrt(d_model)`` computed once while tracing is right)."""
+    dtypes or module constants (``np.sqrt(d_model)`` computed once while tracing is right), nor
+    the ``fixed`` attributes of ``self``."""
     if ctx.call_name(call) in ("numpy.random.seed",) or ctx.call_name(call) in _NUMPY_DTYPES:
         return False
     args = [*call.args, *(k.value for k in call.keywords)]
@@ -704,17 +711,27 @@ def _on_values(ctx: ScopeContext, call: ast.Call) -> bool:
     if (ctx.call_name(call) or "").startswith("numpy.random."):
         return True  # random draws: frozen at trace time
     static = _static_locals(ctx)
-    return any(_reads_changing(ctx, arg, static) for arg in args)
+    return any(_reads_changing(ctx, arg, static, fixed) for arg in args)
 
 
-def _reads_changing(ctx: ScopeContext, node: ast.AST, static: frozenset[str]) -> bool:
+def _reads_changing(ctx: ScopeContext, node: ast.AST, static: frozenset[str], fixed: frozenset[str] = frozenset()) -> bool:
     """Whether ``node`` reads a parameter, ``self`` or a local other than through a static
     attribute (``x.shape``, ``t.dtype``): a value that can change from call to call."""
     if isinstance(node, ast.Attribute) and node.attr in _STATIC_NAMES:
         return False  # known while tracing, and each new shape is a new trace anyway
     if isinstance(node, ast.Name):
         return node.id not in static and (node.id in ctx.params or node.id in ctx.local_names or node.id == "self")
-    return any(_reads_changing(ctx, child, static) for child in ast.iter_child_nodes(node))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr not in fixed  # ``self.tau``, set once in __init__
+    if isinstance(node, ast.Attribute):  # ``self.env.state``: what a fixed attribute holds may change
+        return _reads_changing(ctx, node.value, static) or _rooted_in_self(node.value)
+    return any(_reads_changing(ctx, child, static, fixed) for child in ast.iter_child_nodes(node))
+
+
+def _rooted_in_self(node: ast.AST) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _static_locals(ctx: ScopeContext) -> frozenset[str]:
@@ -771,6 +788,14 @@ def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
         return func.attr in ctx.layer_attrs or func.attr in _MODEL_NAMES
     return False
+
+
+def _names_a_model(ctx: ScopeContext, node: ast.AST) -> bool:
+    """``model``, ``self.model``, ``self.q_net``: what Keras models are called in programs."""
+    if isinstance(node, ast.Name):
+        return looks_like_model(node.id) or node.id in ctx.module_models
+    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+            and (node.attr in ctx.layer_attrs or looks_like_model(node.attr)))
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
@@ -949,6 +974,77 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
             site.sources[key] = source
     if varying and not _is_boolean(arg) and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg)):
         site.varying.append(key)  # ``i == 0`` changes too, but takes two values: two traces at most
+    if ((varying and isinstance(arg, ast.Name) and arg.id in varying and _from_padded_batches(ctx, arg.id, call))
+            or _array_of_grown_list(ctx, arg)):
+        site.shapes_vary.append(key)
+
+
+_PADDING = frozenset({"padded_batch", "bucket_by_sequence_length", "ragged_batch"})
+
+
+def _from_padded_batches(ctx: ScopeContext, name: str, call: ast.Call) -> bool:
+    """Whether ``name`` is bound by a ``for`` around ``call`` that iterates padded (or bucketed)
+    batches: each batch is as long as its longest element, so consecutive batches differ in shape
+    (TF 2.21: 10 padded batches through a tf.function, 9 traces; 3 with ``reduce_retracing=True``)."""
+    for loop in ctx.scope.nodes(ast.For):
+        if (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno)
+                and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.target))):
+            return _padded(ctx, loop.iter, 0)
+    return False
+
+
+_TO_ARRAY = frozenset({"numpy.array", "numpy.asarray", "numpy.stack", "numpy.vstack", "numpy.concatenate",
+                       "tensorflow.convert_to_tensor", "tensorflow.constant", "tensorflow.stack"})
+
+
+def _array_of_grown_list(ctx: ScopeContext, arg: ast.AST) -> bool:
+    """``np.array(batch_obs)`` where this function fills ``batch_obs = []`` in a loop that ends on
+    a condition (``while``, or a ``for`` with ``break``): its length, and so the array's shape,
+    differs from call to call (episodes of a policy-gradient epoch)."""
+    if not (isinstance(arg, ast.Call) and arg.args and isinstance(arg.args[0], ast.Name)
+            and ctx.call_name(arg) in _TO_ARRAY and ctx.function is not None):
+        return False
+    name = arg.args[0].id
+    if not any(_binds_empty_list(a, name) for a in ctx.scope.nodes(ast.Assign)):
+        return False
+    for loop in ctx.scope.nodes(ast.While, ast.For):
+        open_ended = isinstance(loop, ast.While) or any(isinstance(n, ast.Break) for n in ctx.walk(loop))
+        if open_ended and any(_grows(n, name) for n in ctx.walk(loop)):
+            return True
+    return False
+
+
+def _binds_empty_list(assign: ast.AST, name: str) -> bool:
+    """``name = []``, or ``obs, acts = [], []``."""
+    for target in assign.targets:  # type: ignore[attr-defined]
+        pairs = (zip(target.elts, assign.value.elts, strict=False) if isinstance(target, ast.Tuple)  # type: ignore[attr-defined]
+                 and isinstance(assign.value, (ast.Tuple, ast.List)) else [(target, assign.value)])  # type: ignore[attr-defined]
+        if any(isinstance(t, ast.Name) and t.id == name and isinstance(v, ast.List) and not v.elts for t, v in pairs):
+            return True
+    return False
+
+
+def _grows(node: ast.AST, name: str) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend"):
+        return isinstance(node.func.value, ast.Name) and node.func.value.id == name
+    return isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+
+
+def _padded(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
+    """``ds.padded_batch(...)`` in the expression, or in what its names are bound to (here or at
+    module level), a few bindings deep."""
+    names = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in _PADDING:
+            return True
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+            names.append(sub.id)
+    if depth >= 3:
+        return False
+    scopes = [ctx.scope] if ctx.scope.is_module else [ctx.scope, ctx.scope.root]
+    return any(_padded(ctx, assign.value, depth + 1)
+               for scope in scopes for assign in scope.nodes(ast.Assign)
+               if any(isinstance(t, ast.Name) and t.id in names for t in assign.targets))
 
 
 def _few_iterations(loop: ast.AST) -> bool:

@@ -121,7 +121,10 @@ class Project:
         if callee.startswith(("self.", "cls.")):
             if caller is None or caller.class_qualname is None or callee.count(".") != 1:
                 return None
-            return self._same_class_body(self.method(module, caller.class_qualname, callee.split(".", 1)[1]), caller)
+            name = callee.split(".", 1)[1]
+            if callee.startswith("self.") and self._shadowed_by(module, caller.class_qualname, name) - {caller.id}:
+                return None  # ``self.encoder = self.encoder()``: later calls reach the built model
+            return self._same_class_body(self.method(module, caller.class_qualname, name), caller)
         if "." not in callee:
             if caller is not None:  # nested functions, innermost first
                 prefix = caller.qualname
@@ -138,6 +141,22 @@ class Project:
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
+
+    def _shadowed_by(self, module: str, class_qualname: str, name: str) -> set[str]:
+        """The methods of the class that replace its method ``name`` on the instance with what it
+        builds (``self.encoder = self.encoder()``) or a value of a known kind: an instance
+        attribute hides a method, so ``self.name(x)`` after it calls that value."""
+        return self._instance_values.get((module, class_qualname, name), set())
+
+    @cached_property
+    def _instance_values(self) -> dict[tuple[str, str, str], set[str]]:
+        out: dict[tuple[str, str, str], set[str]] = {}
+        for linked in self.functions.values():
+            fn, cls = linked.fn, linked.fn.class_qualname
+            for attr, value in fn.self_assigns if cls else ():
+                if value == ("call", f"self.{attr}") or (value[0] == "kind" and value != values.UNKNOWN):
+                    out.setdefault((fn.module, cls or "", attr), set()).add(fn.id)
+        return out
 
     @cached_property
     def _suffix_unique(self) -> dict[str, FunctionSummary]:
@@ -948,9 +967,30 @@ class Project:
         """For each function, one NumPy call on changing values it or an eager callee makes (path,
         line): under tf.function it runs once, while tracing, or fails on a symbolic tensor."""
         def own(linked: Linked) -> tuple[str, int] | None:
-            lines = linked.fn.numpy_on_values
-            return (linked.fn.path, lines[0]) if lines and not linked.decorated else None
+            fn = linked.fn
+            lines = fn.numpy_on_values + ([] if self._made_once(fn) else fn.numpy_on_init_values)
+            return (fn.path, min(lines)) if lines and not linked.decorated else None
         return self.fold(own, lambda a, b: a or b, through_guarded=False)
+
+    def _made_once(self, fn: FunctionSummary) -> bool:
+        """Whether the objects of ``fn``'s class are made once, at module level or in an
+        ``__init__`` that stores them (``self.q = ActionValueModel(...)``), not one per call of a
+        step (``IOU(box_1, box_2).calculate_iou()`` in a loss): then what their ``__init__`` set
+        is the same on every call."""
+        makers = self._makers.get((fn.module, fn.class_qualname or ""))
+        return bool(makers) and all(maker is None or maker.name == "__init__" for maker in makers)  # type: ignore[union-attr]
+
+    @cached_property
+    def _makers(self) -> dict[tuple[str, str], list[FunctionSummary | None]]:
+        """(module, class) -> the functions whose code makes objects of it (None: module level)."""
+        out: dict[tuple[str, str], list[FunctionSummary | None]] = {}
+        for mod in self.modules:
+            sites = [(None, site) for site in mod.module_calls] + [(fn, site) for fn in mod.functions for site in fn.calls]
+            for maker, site in sites:
+                found = self._class(mod.module, site.callee, near=mod.path)
+                if found is not None:
+                    out.setdefault(found, []).append(maker)
+        return out
 
     @cached_property
     def side_effect(self) -> dict[str, tuple[str, str] | None]:

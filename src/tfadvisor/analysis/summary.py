@@ -64,6 +64,9 @@ class CallSite:
     rare: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
+    # Arg keys whose shape changes from call to call: the batches of a padded dataset
+    # (``padded_batch``, bucketing), an array of a list grown until a condition (``while``/``break``).
+    shapes_vary: list[str] = field(default_factory=list)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
     via_strategy: bool = False  # ``strategy.run(fn, args=...)``: run on every replica, from here
     on_instance: bool = False  # ``obj.method(...)`` resolved through the class ``obj`` was made from
@@ -136,6 +139,8 @@ class FunctionSummary:
     self_assigns: list[tuple[str, Value]] = field(default_factory=list)  # ``self.attr = value``
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
+    predicts: int = 0  # ``model.predict(x)`` calls: Keras's whole predict loop runs for each one
+    steps_env: bool = False  # ``env.step(action)``: it drives a simulator, one Python step at a time
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
     # ``metric.update_state(...)``, ``loss_fn(...)``, ``compute_loss(...)``: scores what the model
     # predicted (with a model call and no gradients: an evaluation step)
@@ -146,6 +151,7 @@ class FunctionSummary:
     # NumPy calls on values that change (not literals, shapes or dtypes): under tf.function they run
     # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.
     numpy_on_values: list[int] = field(default_factory=list)  # their lines
+    numpy_on_init_values: list[int] = field(default_factory=list)  # the same, on what __init__ set once
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     # ``variable - lr * grad`` on values the analysis cannot tell (items of an argument, attributes):
     # tensor ops if they are tensors, so "no tensor work" is not known

@@ -94,7 +94,8 @@ def local_rich(ctx: ScopeContext, node: ast.AST) -> str | None:
             # ``keras.layers.Input(...)`` is a symbolic tensor of a functional model, not a layer
             return None if name.rsplit(".", 1)[-1] in ("Input", "InputLayer") else "model"
         if name and (name.startswith("numpy.") and not name.startswith("numpy.random.seed")):
-            return "numpy"
+            dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+            return "numpy32" if dtype is not None and _not_float64(dtype) else "numpy"  # ``np.array(x, dtype=np.float32)``
     if isinstance(node, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
         return "container"
     kind, deps = ctx.kind_deps(node)

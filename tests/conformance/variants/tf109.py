@@ -214,4 +214,18 @@ VARIANTS = [
             Y = Y.astype(np.float32)
             return [loss(X, Y) for _ in range(3)][-1]
         """, tf="same", real=True, note="astype(np.float32) after the float64 arithmetic: float32 arrays trace as float32"),
+    V("array-built-with-a-float32-dtype", """
+        import numpy as np
+        import tensorflow as tf
+
+        w = tf.Variable(tf.ones([3]))
+
+        @tf.function
+        def predict(x):
+            return tf.reduce_sum(w * x)
+
+        def main():
+            rows = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+            return predict(np.array(rows, dtype=np.float32))
+        """, tf="same", real=True, note="the dtype keyword makes a float32 array"),
 ]

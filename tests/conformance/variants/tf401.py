@@ -199,4 +199,24 @@ VARIANTS = [
         def main():
             return [backward(tf.ones([8, 4]), tf.ones([8, 1])) for _ in range(3)]
         """, tf="raises", real=True, note="its slot variables are made on apply, on every trace"),
+    V("builder-method-replaced-by-its-model", """
+        import tensorflow as tf
+
+        class Autoencoder(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.encoder = self.encoder()
+
+            def encoder(self):
+                inputs = tf.keras.Input(shape=(4,))
+                return tf.keras.Model(inputs, tf.keras.layers.Dense(2)(inputs))
+
+            @tf.function
+            def encode(self, x):
+                return self.encoder(x)
+
+        def main():
+            model = Autoencoder()
+            return [model.encode(tf.ones([3, 4])) for _ in range(3)][-1]
+        """, tf="same", real=True, note="the instance attribute hides the method: the step calls the model built once"),
 ]
