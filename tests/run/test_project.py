@@ -53,3 +53,21 @@ def test_parse_size():
     assert parse_size("1000") == 1000
     with pytest.raises(click.BadParameter):
         parse_size("lots")
+
+
+def test_a_decorated_function_with_python_side_effects_needs_its_graph():
+    """Its print runs once per trace as written and on every call undecorated: a measurement that
+    finds eager faster must not take the decorator off (trace_print.py's ``encode``: `fix --from`
+    made the program print ten lines where it printed one)."""
+    from tfadvisor.check import check_source
+    from tfadvisor.runtime.run.projection import needs_graph
+
+    report = check_source("import tensorflow as tf\n\n@tf.function\ndef encode(x):\n"
+                          "    print('tracing encode for', x.shape)\n    return x * 2\n")
+    static = next(f for f in report.functions if f.qualname == "encode")
+    stats = _stats("encode")
+    stats.tf_function = object()  # observed as decorated
+    assert any("side effects" in reason for reason in needs_graph(Projection(stats, static.id, "m.py", static=static)))
+    quiet = check_source("import tensorflow as tf\n\n@tf.function\ndef encode(x):\n    return x * 2\n")
+    static = next(f for f in quiet.functions if f.qualname == "encode")
+    assert needs_graph(Projection(stats, static.id, "m.py", static=static)) == []

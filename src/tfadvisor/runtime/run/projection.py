@@ -316,6 +316,10 @@ def needs_graph(p: Projection) -> list[str]:
     if not p.stats.decorated:
         return []
     static = list(p.static.facts.needs_graph) if p.static is not None else []
+    if p.static is not None and p.static.facts.python_side_effects:
+        # ``print("tracing ...")``, a list appended to: once per trace as written, on every call
+        # undecorated, which would change what the program prints or keeps (trace_print.py)
+        static.append("its Python side effects run once per trace; undecorated they would run on every call")
     return list(dict.fromkeys(static + graph_uses(p.stats)))
 
 
