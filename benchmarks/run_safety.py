@@ -188,17 +188,33 @@ def check_program(path: str, opts: argparse.Namespace) -> Row:
             shutil.copy(os.path.join(tmp, name), os.path.join(fixed_dir, name))
             shutil.copy(os.path.join(tmp, "original.py"), os.path.join(tmp, name))
         row.fixed = run([sys.executable, name], fixed_dir)
-        if opts.epochs and os.path.dirname(os.path.abspath(path)) == EPOCH_PROGRAMS:
+        if opts.epochs and (os.path.dirname(os.path.abspath(path)) == EPOCH_PROGRAMS or name in RUN_LENGTH):
             _epochs(row, name, tmp, opts)
         if opts.speed:
             row.speed = _speed(path, tmp, fixed_dir, row, opts.repeat)
     return row
 
 
+# The examples set their run's length in a module constant, not a flag: (constant, its value for
+# "1 epoch" and for "5 epochs": two runs of the same program, one five times longer.
+RUN_LENGTH = {"mlp_training.py": ("EPOCHS", 1, 5), "char_rnn.py": ("STEPS", 100, 500),
+              "retracing.py": ("STEPS", 40, 200), "preprocessing.py": ("BATCHES", 500, 2500)}
+
+
 def _epochs(row: Row, name: str, tmp: str, opts: argparse.Namespace) -> None:
     """The hot step's verdict with 1 and with 5 epochs (same program, same budget rule)."""
-    _, r1 = observed(name, tmp, opts.budget, ["--epochs", "1"])
-    _, r5 = observed(name, tmp, opts.budget, ["--epochs", "5"])
+    if name in RUN_LENGTH:
+        constant, short, long = RUN_LENGTH[name]
+        with open(os.path.join(tmp, name), encoding="utf-8") as handle:
+            source = handle.read()
+        for n in (short, long):
+            with open(os.path.join(tmp, f"len{n}_{name}"), "w", encoding="utf-8") as handle:
+                handle.write(re.sub(rf"^{constant} = \d+$", f"{constant} = {n}", source, count=1, flags=re.M))
+        _, r1 = observed(f"len{short}_{name}", tmp, opts.budget, [])
+        _, r5 = observed(f"len{long}_{name}", tmp, opts.budget, [])
+    else:
+        _, r1 = observed(name, tmp, opts.budget, ["--epochs", "1"])
+        _, r5 = observed(name, tmp, opts.budget, ["--epochs", "5"])
     hot5, v5 = hot_verdict(r5)  # the hot step of the longer run, and its verdict in the shorter one
     hot1, v1 = hot_verdict(r1, hot5)
     row.hot = hot1 if hot1 == hot5 else f"{hot1} / {hot5}"
