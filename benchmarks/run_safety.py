@@ -208,8 +208,11 @@ def _epochs(row: Row, name: str, tmp: str, opts: argparse.Namespace) -> None:
         with open(os.path.join(tmp, name), encoding="utf-8") as handle:
             source = handle.read()
         for n in (short, long):
+            changed, found = re.subn(rf"^{constant} = \d+$", f"{constant} = {n}", source, count=1, flags=re.M)
+            if not found:  # two identical runs would pass the comparison for nothing
+                raise SystemExit(f"{name}: no line `{constant} = <int>` to set the run's length")
             with open(os.path.join(tmp, f"len{n}_{name}"), "w", encoding="utf-8") as handle:
-                handle.write(re.sub(rf"^{constant} = \d+$", f"{constant} = {n}", source, count=1, flags=re.M))
+                handle.write(changed)
         _, r1 = observed(f"len{short}_{name}", tmp, opts.budget, [])
         _, r5 = observed(f"len{long}_{name}", tmp, opts.budget, [])
     else:

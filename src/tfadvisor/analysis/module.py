@@ -471,7 +471,7 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
     if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
-    elif isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and _names_a_model(ctx, call.func.value):
+    elif isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and names_a_model(ctx, call.func.value):
         fn.predicts += 1
     if name == "range":
         _param_evidence(params, call, "primitive", "used in range()")
@@ -783,19 +783,17 @@ def is_model_call(ctx: ScopeContext, call: ast.Call) -> bool:
     func = call.func
     if any(k.arg == "training" for k in call.keywords) and not (ctx.call_name(call) or "").startswith(LIBRARY_ROOTS):
         return True  # ``self.models["test"](x, training=False)``: Keras's calling convention
-    if isinstance(func, ast.Name):
-        return looks_like_model(func.id) or (func.id in ctx.module_models and func.id not in ctx.params)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
-        return func.attr in ctx.layer_attrs or func.attr in _MODEL_NAMES
-    return False
+    return names_a_model(ctx, func)
 
 
-def _names_a_model(ctx: ScopeContext, node: ast.AST) -> bool:
-    """``model``, ``self.model``, ``self.q_net``: what Keras models are called in programs."""
+def names_a_model(ctx: ScopeContext, node: ast.AST) -> bool:
+    """``model``, ``generator``, ``self.encoder``: how programs name the Keras models and layers
+    they call (``model(x)``) or predict with (``model.predict(x)``)."""
     if isinstance(node, ast.Name):
-        return looks_like_model(node.id) or node.id in ctx.module_models
-    return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-            and (node.attr in ctx.layer_attrs or looks_like_model(node.attr)))
+        return looks_like_model(node.id) or (node.id in ctx.module_models and node.id not in ctx.params)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+        return node.attr in ctx.layer_attrs or looks_like_model(node.attr)
+    return False
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
@@ -986,9 +984,8 @@ def _from_padded_batches(ctx: ScopeContext, name: str, call: ast.Call) -> bool:
     """Whether ``name`` is bound by a ``for`` around ``call`` that iterates padded (or bucketed)
     batches: each batch is as long as its longest element, so consecutive batches differ in shape
     (TF 2.21: 10 padded batches through a tf.function, 9 traces; 3 with ``reduce_retracing=True``)."""
-    for loop in ctx.scope.nodes(ast.For):
-        if (loop.lineno <= call.lineno <= (loop.end_lineno or loop.lineno)
-                and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.target))):
+    for loop in reversed(ctx.enclosing(call)):
+        if isinstance(loop, ast.For) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.target)):
             return _padded(ctx, loop.iter, 0)
     return False
 

@@ -152,10 +152,12 @@ class Project:
     def _instance_values(self) -> dict[tuple[str, str, str], set[str]]:
         out: dict[tuple[str, str, str], set[str]] = {}
         for linked in self.functions.values():
-            fn, cls = linked.fn, linked.fn.class_qualname
-            for attr, value in fn.self_assigns if cls else ():
+            fn = linked.fn
+            if fn.class_qualname is None:
+                continue
+            for attr, value in fn.self_assigns:
                 if value == ("call", f"self.{attr}") or (value[0] == "kind" and value != values.UNKNOWN):
-                    out.setdefault((fn.module, cls or "", attr), set()).add(fn.id)
+                    out.setdefault((fn.module, fn.class_qualname, attr), set()).add(fn.id)
         return out
 
     @cached_property

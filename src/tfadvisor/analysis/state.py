@@ -69,25 +69,33 @@ def module_containers(module: Scope) -> frozenset[str]:
 
 
 def fixed_after_init(ctx: ScopeContext) -> frozenset[str]:
-    """Attributes of the function's class bound only in its ``__init__`` and changed nowhere in
-    the module after: not rebound, augmented, deleted, assigned into or mutated (``.tau.append``)
-    on any object. ``np.array(self.tau)`` in a step then computes the same value every call, as a
-    graph's trace-time constant does."""
+    """Attributes of the function's class bound in its ``__init__`` and changed nowhere else in the
+    module: not rebound, augmented, deleted, assigned into or mutated (``.tau.append``) on any
+    object. ``np.array(self.tau)`` in a step then computes the same value every call, as a graph's
+    trace-time constant does."""
     cls = ctx.scope.cls
     if cls is None:
         return frozenset()
 
     def build() -> frozenset[str]:
         init = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
-        if init is None:
-            return frozenset()
         initial = {n.attr for n in ast.walk(init)
-                   if isinstance(n, ast.Attribute) and _is_self(n.value) and isinstance(n.ctx, ast.Store)}
-        in_init = {id(n) for n in ast.walk(init)}
+                   if isinstance(n, ast.Attribute) and _is_self(n.value) and isinstance(n.ctx, ast.Store)} if init else set()
+        return frozenset(initial) - _changed_attributes(ctx.scope.root)
+    return ctx.scope.root.cached(f"fixed_after_init:{cls.qualname}", build)
+
+
+def _changed_attributes(module: Scope) -> frozenset[str]:
+    """Attribute names the module changes anywhere but in an ``__init__`` binding its own object's
+    (``self.tau = ...`` there sets them up; anywhere else, or ``agent.tau = ...``, changes them)."""
+    def build() -> frozenset[str]:
+        setup = {id(n) for init in ast.walk(module.node)
+                 if isinstance(init, ast.FunctionDef) and init.name == "__init__"
+                 for n in ast.walk(init) if isinstance(n, ast.Attribute) and _is_self(n.value)}
         changed: set[str] = set()
-        for node in ast.walk(ctx.scope.root.node):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in in_init:
-                changed.add(node.attr)  # ``self.tau = ...`` in another method, ``agent.tau = ...`` outside
+        for node in ast.walk(module.node):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in setup:
+                changed.add(node.attr)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
                 changed.add(node.target.attr)
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -96,8 +104,8 @@ def fixed_after_init(ctx: ScopeContext) -> frozenset[str]:
             elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                   and node.func.attr in tfapi.MUTATING_METHODS and isinstance(node.func.value, ast.Attribute)):
                 changed.add(node.func.value.attr)  # ``agent.states.append(s)``
-        return frozenset(initial - changed)
-    return ctx.scope.root.cached(f"fixed_after_init:{cls.qualname}", build)
+        return frozenset(changed)
+    return module.cached("changed_attributes", build)
 
 
 def mutations(ctx: ScopeContext) -> list[tuple[ast.AST, str]]:
