@@ -101,6 +101,22 @@ class Scope:
         return out
 
 
+def every_node(module: Scope, *types: type[ast.AST]) -> list[Any]:
+    """Nodes of these types anywhere in the module (every scope's, class bodies and lambdas
+    included), in source order: what ``ast.walk`` of the whole tree would find, from the index."""
+    def build() -> list[ast.AST]:
+        out: list[ast.AST] = []
+        stack = [module]
+        while stack:
+            scope = stack.pop()
+            stack.extend(scope.children)
+            for kind in types:
+                out.extend(scope.by_type.get(kind, ()))
+        out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        return out
+    return module.cached("every_node:" + ",".join(t.__name__ for t in types), build)
+
+
 def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]:
     """Return (module scope, function scopes in source order, classes)."""
     module = Scope(qualname="<module>", node=tree)

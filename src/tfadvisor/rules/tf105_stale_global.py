@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_tf_function_decorated, module_scope
@@ -285,7 +285,7 @@ def _defined_again(statements: list[ast.stmt], node: ast.AST) -> int:
 def _all_loops(ctx: ScopeContext) -> list[ast.For | ast.While]:
     """Every loop of the module, at its top level and inside its functions (``main()``'s)."""
     root = module_scope(ctx.scope)
-    return root.cached("tf105_all_loops", lambda: [n for n in ast.walk(root.node) if isinstance(n, (ast.For, ast.While))])
+    return every_node(root, ast.For, ast.While)
 
 
 def _stored_in(ctx: ScopeContext, loops: list[ast.For | ast.While], which: str) -> frozenset[str]:

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import (
@@ -198,7 +199,7 @@ def _imports_tf_keras(ctx: ScopeContext) -> bool:
     root = module_scope(ctx.scope)
 
     def imported() -> Iterator[str]:
-        for node in ast.walk(root.node):
+        for node in every_node(root, ast.Import, ast.ImportFrom):
             if isinstance(node, ast.Import):
                 yield from (alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
