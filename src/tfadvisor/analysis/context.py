@@ -42,6 +42,7 @@ class ScopeContext:
         self._kinds_seen: dict[str, set[str]] = {}
         self.instances: dict[str, str] = {}  # name -> the class (as written) it was made from
         self.aliases: dict[str, ast.expr] = {}  # name -> the name or attribute it was bound to
+        self.called_outputs: set[str] = set()  # names bound to what a model, layer or helper returned
         # name -> what it was bound to and how (``("iter",)`` a loop target, ``(1,)`` unpacked second):
         # the project pass follows these where the value comes from another function (values.py).
         self.bindings: dict[str, list[tuple[ast.AST, tuple]]] = {}
@@ -161,6 +162,8 @@ class ScopeContext:
                 self._kinds_seen.setdefault(target.id, set()).add(kind[0])
             if isinstance(value, (ast.Name, ast.Attribute)):
                 self.aliases[target.id] = value  # ``step = optimizer.step``
+            if isinstance(value, ast.Call) and kind[0] == "tensor" and not _is_op_call(self, value):
+                self.called_outputs.add(target.id)
             if isinstance(value, ast.Call):
                 made = self.call_name(value)
                 if made and made.rsplit(".", 1)[-1][:1].isupper() and not made.startswith(("tensorflow.", "keras.")):
@@ -219,6 +222,8 @@ class ScopeContext:
                 return ("tensor", ())
             if name in ("enumerate", "zip"):
                 return ("object", ())
+        if self.variable_list(iterable):
+            return ("tensor", ())  # ``for w in model.trainable_variables:``: variables
         kind = self.kind_deps(iterable)
         if kind[0] == "tensor":
             return kind
@@ -226,6 +231,13 @@ class ScopeContext:
 
     def kind(self, node: ast.AST) -> tuple[Kind, tuple[str, ...]]:
         return self.kind_deps(node)
+
+    def variable_list(self, node: ast.AST) -> bool:
+        """``model.trainable_variables`` (or a name bound to it): a list of variables, whose
+        elements are tensors in arithmetic (a soft target update ``tau * w + (1 - tau) * t``)."""
+        if isinstance(node, ast.Name) and node.id in self.aliases:
+            node = self.aliases[node.id]
+        return isinstance(node, ast.Attribute) and node.attr in _VARIABLE_LISTS
 
     def kind_deps(self, node: ast.AST) -> tuple[Kind, tuple[str, ...]]:
         """(kind, parameters it depends on). A tensor kind with deps is a tensor only if they are."""
@@ -263,6 +275,10 @@ class ScopeContext:
         if isinstance(node, ast.Subscript):
             if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
                 return ("primitive", ())
+            if _string_key_of_a_call(self, node):
+                return ("unknown", ())
+            if self.variable_list(node.value):
+                return ("tensor", ())  # ``targets[i]`` with ``targets = target_net.weights``
             base = self.kind_deps(node.value)
             return base if base[0] == "tensor" else ("unknown", ())
         if isinstance(node, ast.Attribute):
@@ -565,6 +581,25 @@ def _join(a: tuple[Kind, tuple[str, ...]], b: tuple[Kind, tuple[str, ...]]) -> t
     if a[0] == "primitive" and b[0] == "primitive":
         return ("primitive", ())
     return ("unknown", ())
+
+
+def _is_op_call(ctx: ScopeContext, call: ast.Call) -> bool:
+    """A TensorFlow op (``tf.matmul(...)``): one tensor out, not whatever structure a model or a
+    helper returns."""
+    name = ctx.call_name(call)
+    return bool(name) and (tfapi.is_tensor_op(name) or tfapi.creates_variable(name))
+
+
+def _string_key_of_a_call(ctx: ScopeContext, node: ast.Subscript) -> bool:
+    """``model(x)["style_maps"]``: a tensor has no string keys, so a model, layer or helper that
+    was indexed by one returned a dict, whose entries may be lists of tensors as well as tensors
+    (iterating one is a Python loop). Dataset elements keep their kind: ``batch["image"]``."""
+    if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+        return False
+    base = node.value
+    if isinstance(base, ast.Name):
+        return base.id in ctx.called_outputs
+    return isinstance(base, ast.Call) and not _is_op_call(ctx, base)
 
 
 def _own_nodes(fn: ast.AST) -> list[ast.AST]:

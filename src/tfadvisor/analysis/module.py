@@ -468,6 +468,9 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
             (fn.numpy_on_values if fixed else fn.numpy_on_init_values).append(call.lineno)
     elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
         fn.eager_reads += 1
+    elif name in tfapi.EAGER_ONLY_FUNCTIONS or (
+            isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_MODEL_METHODS and not call.args):
+        fn.eager_reads += 1  # ``K.get_value(loss)``, ``critic.get_weights()``
     if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
@@ -633,7 +636,8 @@ def _conditions(ctx: ScopeContext) -> list[ast.AST]:
 
 def _long_loop(ctx: ScopeContext, loop: ast.AST) -> bool:
     """A loop that runs many times per call: over a tensor, a dataset or ``tf.range``, a tensor
-    ``while``, or ``range`` of a literal of 10 or more or of a shape (a sequence length)."""
+    ``while``, ``range`` of a literal of 10 or more or of a shape (a sequence length), or a
+    model's variables with tensor ops for each."""
     if isinstance(loop, ast.While):
         return ctx.is_tensor(loop.test)[0] and not ctx.is_tensor(loop.test)[1]
     iterable = loop.iter  # type: ignore[attr-defined]
@@ -641,6 +645,9 @@ def _long_loop(ctx: ScopeContext, loop: ast.AST) -> bool:
         iterable = iterable.args[0]
     if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()):
         return True
+    lists = iterable.args if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "zip" else [iterable]
+    if any(ctx.variable_list(v) for v in lists) and _mixes(loop.body) and _ops_in(ctx, loop.body) >= 2:  # type: ignore[attr-defined]
+        return True  # a soft target update: a few ops for every variable of a model
     if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range"):
         if ctx.call_name(iterable) == "tensorflow.range":
             return True
@@ -653,6 +660,13 @@ def _long_loop(ctx: ScopeContext, loop: ast.AST) -> bool:
 
 
 LONG_LOOP_OPS = 16  # a Python loop unrolled into at least this many tensor ops is worth a graph
+
+
+def _mixes(body: list[ast.stmt]) -> bool:
+    """Arithmetic in a loop body (``tau * w + (1 - tau) * t``): computing with each variable, not
+    only reading it (a summary per weight)."""
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult))
+               for stmt in body for n in ast.walk(stmt))
 
 
 def _ops_in(ctx: ScopeContext, body: list[ast.stmt]) -> int:

@@ -366,6 +366,9 @@ class Project:
         self._site_modules: dict[int, str] = {}
         self._site_paths: dict[int, str] = {}
         self.unresolved_methods: set[str] = set()
+        # caller id -> (site, subclass override) its ``self.method(x)`` may run instead: traced
+        # with it when the caller is graph code, but no evidence of how often the override is called
+        self.dispatched: dict[str, list[tuple[CallSite, FunctionSummary]]] = {}
         for mod in self.modules:
             for site in mod.module_calls:
                 self._site_modules[id(site)] = mod.module
@@ -379,6 +382,9 @@ class Project:
                     if target is not None:
                         self.functions[fn.id].callees.append((site, target))
                         self.functions[target.id].callers.append((fn, site))
+                        overrides = self._overrides(site.callee, target)
+                        if overrides:
+                            self.dispatched.setdefault(fn.id, []).extend((site, o) for o in overrides)
                     elif "." in site.callee:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
@@ -572,6 +578,38 @@ class Project:
             sites = [] if mod is None else [*mod.module_calls, *(s for f in mod.functions for s in f.calls)]
             self._sites_by_module[module] = sites
         return sites
+
+    def _overrides(self, callee: str, target: FunctionSummary) -> list[FunctionSummary]:
+        """``self.calc_style_loss(x)`` in a base class runs the subclass's override on the
+        subclass's objects: the project's overrides of ``target``, which a base class's
+        tf.function traces (graph_code follows them; nothing else does)."""
+        if not callee.startswith("self.") or callee.count(".") != 1 or target.class_qualname is None:
+            return []
+        out: list[FunctionSummary] = []
+        stack, seen = [(target.module, target.class_qualname)], set()
+        while stack:
+            cls = stack.pop()
+            for sub in self._subclasses.get(cls, ()):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                stack.append(sub)
+                found = self._by_module.get(sub[0], {}).get(f"{sub[1]}.{target.name}")
+                if found is not None and found.id != target.id:
+                    out.append(found)
+        return out
+
+    @cached_property
+    def _subclasses(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
+        """(module, class) -> the project's classes that name it as a direct base."""
+        out: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+        for module, classes in self._classes.items():
+            for qualname, cls in classes.items():
+                for base in cls.bases:
+                    parent = self._class(module, base)
+                    if parent is not None and parent != (module, qualname):
+                        out[parent].append((module, qualname))
+        return out
 
     def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
         """Canonical names of a class's bases, through the project's own classes (8 levels)."""
@@ -777,6 +815,18 @@ class Project:
     def _module_of(self, site: CallSite) -> str:
         return self._site_modules.get(id(site), "")
 
+    @cached_property
+    def _stepping_modules(self) -> frozenset[str]:
+        """Modules whose top-level code steps a simulator (``env.step(action)`` in a script's loop)."""
+        return frozenset(m.module for m in self.modules
+                         if any(s.callee.endswith(".step") and ("env" in s.callee.rsplit(".", 2)[-2].lower()
+                                                                 or s.callee.startswith(("gym.", "gymnasium.")))
+                                for s in m.module_calls if "." in s.callee))
+
+    def steps_env_at(self, site: CallSite) -> bool:
+        """A module-level call site in a script that steps a simulator."""
+        return self._module_of(site) in self._stepping_modules
+
     @staticmethod
     def _called_on_class(site: CallSite, callee: FunctionSummary) -> bool:
         return bool(callee.class_qualname) and site.callee.endswith(f"{callee.class_qualname}.{callee.name}")
@@ -858,7 +908,7 @@ class Project:
                 queue.append(root)
         while queue:
             current = queue.popleft()
-            for site, target in self.functions[current].callees:
+            for site, target in (*self.functions[current].callees, *self.dispatched.get(current, ())):
                 if site.guarded:
                     continue  # runs once, under a create-once guard or in tf.init_scope: not per call
                 if target.id not in out:
@@ -909,6 +959,30 @@ class Project:
         return self.fold(own, lambda a, b: min(a + b, 10_000))
 
     @cached_property
+    def _model_attributes(self) -> frozenset[tuple[str, str, str]]:
+        """(module, class, attribute) of ``self.<attribute>`` bound to an instance of one of the
+        project's Keras model or layer classes (``self.actor = ActorNetwork(...)``, the class in
+        another module): what the module pass, which sees one file, cannot tell is a model."""
+        out: set[tuple[str, str, str]] = set()
+        for linked in self.functions.values():
+            fn = linked.fn
+            if fn.class_qualname is None:
+                continue
+            for attr, value in fn.self_assigns:
+                rich = self.values.kind(value, fn, fn.module)
+                if isinstance(rich, str) and rich.startswith("instance:"):
+                    module, qualname = values.instance_class(rich)
+                    if graph_context.is_keras_class(self.class_bases(module, qualname)):
+                        out.add((fn.module, fn.class_qualname, attr))
+        return frozenset(out)
+
+    def calls_a_model_attribute(self, fn: FunctionSummary) -> bool:
+        """``self.actor(state)`` with ``self.actor`` one of the project's Keras models."""
+        return fn.class_qualname is not None and any(
+            site.calls_object and site.receiver is not None and site.receiver[0] == "self"
+            and (fn.module, fn.class_qualname, site.receiver[1]) in self._model_attributes for site in fn.calls)
+
+    @cached_property
     def heavy(self) -> dict[str, bool]:
         """Whether a function (or a callee) does the work that graphs speed up most: calls a model
         or layer, computes and applies gradients, or loops over tensor ops. A handful of
@@ -916,7 +990,8 @@ class Project:
         0.2-1.1x with tracing counted); steps with models, gradients and loops gained 1.8-9.6x."""
         def own(linked: Linked) -> bool:
             fn = linked.fn
-            return bool(fn.model_calls or fn.training_ops or fn.optimizer_steps or (fn.long_loops and fn.tensor_ops))
+            return bool(fn.model_calls or fn.training_ops or fn.optimizer_steps or (fn.long_loops and fn.tensor_ops)
+                        or self.calls_a_model_attribute(fn))
         # Work inside callees that are tf.functions already runs as a graph: it does not make
         # decorating their caller pay.
         out: dict[str, bool] = {}

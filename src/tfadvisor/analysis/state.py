@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, every_node
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "set", "collections.defaultdict", "collections.OrderedDict",
                               "collections.deque", "collections.Counter", "defaultdict", "OrderedDict",
@@ -89,11 +89,10 @@ def _changed_attributes(module: Scope) -> frozenset[str]:
     """Attribute names the module changes anywhere but in an ``__init__`` binding its own object's
     (``self.tau = ...`` there sets them up; anywhere else, or ``agent.tau = ...``, changes them)."""
     def build() -> frozenset[str]:
-        setup = {id(n) for init in ast.walk(module.node)
-                 if isinstance(init, ast.FunctionDef) and init.name == "__init__"
+        setup = {id(n) for init in every_node(module, ast.FunctionDef) if init.name == "__init__"
                  for n in ast.walk(init) if isinstance(n, ast.Attribute) and _is_self(n.value)}
         changed: set[str] = set()
-        for node in ast.walk(module.node):
+        for node in every_node(module, ast.Attribute, ast.AugAssign, ast.Subscript, ast.Call):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in setup:
                 changed.add(node.attr)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute):
@@ -226,7 +225,10 @@ def _updates_itself(ctx: ScopeContext, node: ast.AST, target: ast.AST) -> bool:
 
 
 def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str]) -> bool:
-    """``self._cache`` (a container attribute of the class), or a module-level container."""
+    """``self._cache`` (a container attribute of the class), or a module-level container; also an
+    entry of one (``self.info["losses"]["a"].append(x)``)."""
+    while isinstance(receiver, ast.Subscript):
+        receiver = receiver.value
     if isinstance(receiver, ast.Attribute) and _is_self(receiver.value):
         return receiver.attr in ctx.container_attrs
     if isinstance(receiver, ast.Name):

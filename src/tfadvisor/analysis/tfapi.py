@@ -61,6 +61,13 @@ TENSOR_METHODS = frozenset(
      "minimize", "update_state", "result", "reset_state", "watch", "jacobian", "batch_jacobian"}
 )
 EAGER_ONLY_METHODS = frozenset({"numpy", "item", "tolist"})
+# Functions that read a tensor's value back into Python (Keras 2's backend calls ``.numpy()``;
+# Keras 3's ``tf.keras.backend`` in TF 2.21 raises AttributeError on a symbolic tensor: ran).
+EAGER_ONLY_FUNCTIONS = frozenset({"keras.backend.get_value", "keras.backend.batch_get_value",
+                                  "keras.backend.eval"})
+# Methods of a Keras layer or model that copy its variables into NumPy arrays (``get_weights``
+# raises NotImplementedError on symbolic variables in TF 2.21: ran); ``.weights`` is the graph-safe list.
+EAGER_ONLY_MODEL_METHODS = frozenset({"get_weights"})
 # Methods of Python's own str, dict, list and set: a call of one of these on an object the analysis
 # cannot type is still Python, not TensorFlow work it could not see.
 PYTHON_METHODS = frozenset({

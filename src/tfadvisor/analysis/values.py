@@ -69,6 +69,10 @@ _KERAS_DATASETS = ("keras.utils.image_dataset_from_directory", "keras.utils.text
 _KERAS_ARRAYS: Value = ("kind", (("numpy", "numpy"), ("numpy", "numpy")))
 
 
+# What ``obs, reward, done, info = env.step(action)`` unpacks: Python numbers for the reward and
+# the flag, which a tf.function called with them would trace once per value.
+_ENV_STEP: Rich = ("numpy", "primitive", "primitive", "unknown", "container")
+
 # Attributes of an array (or tensor) that are arrays (tensors) of the same kind.
 _SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
 
@@ -230,6 +234,8 @@ def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value
             return ("call", f"{receiver.id}.{func.attr}")
         if isinstance(receiver, ast.Name) and _is_module_name(ctx, receiver.id) and name:
             return ("call", name)  # ``pipeline.load_split()``: a function of another module
+        if func.attr == "step" and "env" in ast.unparse(receiver).lower().rsplit(".", 1)[-1]:
+            return ("method", term(ctx, receiver, seen), "env_step")  # ``env.step(action)``: a simulator's
         if func.attr == "astype" and node.args and _not_float64(node.args[0]):
             return ("method", term(ctx, receiver, seen), "astype32")
         return ("method", term(ctx, receiver, seen), func.attr)
@@ -355,6 +361,10 @@ class Evaluator:
     def _on_method(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         receiver = self.kind(value[1], fn, module, depth)
         method = value[2]
+        if method == "env_step":
+            # Gym's API: (observation array, reward float, done bool, info dict or truncated bool,
+            # info); an environment class of the project's own may return anything
+            return "unknown" if is_instance(receiver) else _ENV_STEP
         if receiver == "dataset" and method in tfapi.DATASET_METHODS:
             return "dataset"
         if receiver == "dataset" and method in ("as_numpy_iterator",):

@@ -119,7 +119,18 @@ def train_step(model, x, y, epoch):
                     yield self.hit(call, f".{func.attr}() needs an eager tensor; graph code has symbolic ones",
                                    depends_on=deps if is_tensor else (), speculative=not is_tensor)
                 continue
+            if (isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_MODEL_METHODS and not call.args
+                    and not ctx.is_tensor(func.value)[0]):
+                yield self.hit(call, f".{func.attr}() copies the variables into NumPy arrays: graph code has symbolic "
+                                     f"ones, and it fails there; use the variables (.weights) and assign")
+                continue
             name = ctx.call_name(call)
+            if name in tfapi.EAGER_ONLY_FUNCTIONS and call.args:
+                is_tensor, deps = ctx.is_tensor(call.args[0])
+                yield self.hit(call, f"{name.rsplit('.', 1)[-1]}() reads a tensor's value back into Python: graph "
+                                     f"code has symbolic tensors, and it fails there; return the tensor",
+                               depends_on=deps if is_tensor else (), speculative=not is_tensor)
+                continue
             if name in ("float", "int") and autograph.converts(name, converted):
                 continue  # AutoGraph makes it a tf.cast (the evidence: analysis/autograph.py)
             if tfapi.is_numpy_call(name) or name in ("float", "int"):

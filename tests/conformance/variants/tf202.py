@@ -218,4 +218,35 @@ VARIANTS = [
             m = Model()
             return [m.forward(tf.ones([1, 2]) * i).numpy().tolist() for i in range(3)]
         """, tf="same", real=True, note="a list rebound at the top of the function: the call's own"),
+    V("entry-of-a-self-dict-of-lists-appended", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.info = {"losses": {"a": [], "b": []}}
+
+            @tf.function
+            def step(self, x):
+                loss = tf.reduce_sum(x)
+                self.info["losses"]["a"].append(loss)
+                return loss
+
+        def main():
+            t = Trainer()
+            for _ in range(3):
+                t.step(tf.ones([2]))
+            return len(t.info["losses"]["a"])
+        """, tf="differs", real=True, note="heldout23: a train step logging into a nested dict of lists"),
+    V("entry-of-a-local-dict-appended", """
+        import tensorflow as tf
+
+        @tf.function
+        def step(x):
+            logs = {"loss": []}
+            logs["loss"].append(tf.reduce_sum(x))
+            return tf.add_n(logs["loss"])
+
+        def main():
+            return [step(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True, note="a dict made per call: its lists are the call's own"),
 ]

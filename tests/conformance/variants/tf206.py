@@ -296,4 +296,59 @@ VARIANTS = [
         def main():
             return report(tf.ones([3]))
         """, tf="same"),
+    V("keras-backend-get-value-in-a-loss", """
+        import tensorflow as tf
+
+        K = tf.keras.backend
+
+        @tf.function
+        def distance(a, b):
+            d = tf.reduce_sum(tf.math.squared_difference(a, b))
+            return K.get_value(d)
+
+        def main():
+            return distance(tf.ones([3]), tf.zeros([3]))
+        """, tf="raises", real=True, note="heldout23: a perceptual distance read back with K.get_value, called from a step"),
+    V("keras-backend-get-value-after-the-step", """
+        import tensorflow as tf
+
+        K = tf.keras.backend
+
+        @tf.function
+        def distance(a, b):
+            return tf.reduce_sum(tf.math.squared_difference(a, b))
+
+        def main():
+            return K.get_value(distance(tf.ones([3]), tf.zeros([3])))
+        """, tf="same", real=True, note="the value read back in eager code, outside the tf.function"),
+    V("get-weights-in-a-soft-target-update", """
+        import tensorflow as tf
+
+        net = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        target = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+
+        @tf.function
+        def update_target(tau):
+            mixed = [tau * w + (1 - tau) * t for w, t in zip(net.get_weights(), target.get_weights())]
+            target.set_weights(mixed)
+
+        def main():
+            update_target(0.5)
+            return [w.numpy() for w in target.weights]
+        """, tf="raises", real=True, note="heldout23: a soft target update written with get_weights/set_weights"),
+    V("weights-list-in-a-soft-target-update", """
+        import tensorflow as tf
+
+        net = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+        target = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+
+        @tf.function
+        def update_target(tau):
+            for w, t in zip(net.weights, target.weights):
+                t.assign(tau * w + (1 - tau) * t)
+
+        def main():
+            update_target(0.5)
+            return [w.numpy() for w in target.weights]
+        """, tf="same", real=True, note="the same update on the variables: graph-safe"),
 ]
