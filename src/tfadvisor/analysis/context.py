@@ -351,17 +351,17 @@ class ScopeContext:
 
         def build() -> frozenset[str]:
             body = root.node.body  # type: ignore[attr-defined]
-            makers = frozenset(n.name for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                               and self._returns_dataset(n))
+            top = {id(node) for node in body}
+            makers = frozenset(scope.node.name for scope in root.children  # type: ignore[attr-defined]
+                               if id(scope.node) in top and self._returns_dataset(scope))
             bound = _bindings(body)
             return frozenset(name for name in bound if self._only_datasets(name, bound, makers))
         return root.cached("module_datasets", build)
 
-    def _returns_dataset(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    def _returns_dataset(self, fn: Scope) -> bool:
         """Every ``return`` gives a dataset chain, or a name the function bound only to one."""
-        nodes = _own_nodes(fn)
-        bound = _bindings(nodes)
-        returns = [n for n in nodes if isinstance(n, ast.Return)]
+        bound = _bindings(fn.nodes(ast.Assign))
+        returns = fn.nodes(ast.Return)
         return bool(returns) and all(r.value is not None and self._dataset_value(r.value, bound) for r in returns)
 
     def _only_datasets(self, name: str, bound: dict[str, list[ast.expr]], makers: frozenset[str] = frozenset(),
@@ -392,12 +392,13 @@ class ScopeContext:
         """Functions at this module's top level whose every ``return`` gives a TensorFlow op's
         result (``return tf.reduce_any(p < t)``): calling one gives a tensor."""
         root = self.scope.root
+        top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
         return root.cached("tensor_returning", lambda: frozenset(
-            node.name for node in root.node.body  # type: ignore[attr-defined]
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._returns_ops(node)))
+            scope.node.name for scope in root.children  # type: ignore[attr-defined]
+            if id(scope.node) in top and self._returns_ops(scope)))
 
-    def _returns_ops(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        returns = [n for n in _own_nodes(fn) if isinstance(n, ast.Return)]
+    def _returns_ops(self, fn: Scope) -> bool:
+        returns = fn.nodes(ast.Return)
         return bool(returns) and all(
             isinstance(r.value, ast.Call) and tfapi.is_tensor_op(self.imports.resolve(r.value.func))
             and _tf_call_kind(self.imports.resolve(r.value.func) or "")[0] == "tensor" for r in returns)
@@ -600,18 +601,6 @@ def _string_key_of_a_call(ctx: ScopeContext, node: ast.Subscript) -> bool:
     if isinstance(base, ast.Name):
         return base.id in ctx.called_outputs
     return isinstance(base, ast.Call) and not _is_op_call(ctx, base)
-
-
-def _own_nodes(fn: ast.AST) -> list[ast.AST]:
-    """The nodes of ``fn``'s body, not those of functions or classes defined inside it."""
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return out
 
 
 def _builds_dataset(name: str | None) -> bool:
