@@ -120,7 +120,18 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         for fn in summary.functions:
             fn.hits = [h for h in fn.hits if h.line not in dead]
         summary.module_hits = [h for h in summary.module_hits if h.line not in dead]
+    _unlink(module_scope, functions)
     return summary
+
+
+def _unlink(module_scope: Scope, functions: list[Scope]) -> None:
+    """Break the scopes' cycles (parent and children, memos of closures over contexts) once the
+    summary holds what is kept: the tree and its contexts are then freed as the file ends, not
+    found later by the cyclic collector (a tenth of a one-process check of TensorFlow's sources)."""
+    for scope in (module_scope, *functions):
+        scope.parent = None
+        scope.children = []
+        scope.memo.clear()
 
 
 def _dead_lines(ifs: Iterable[list[ast.If]]) -> set[int]:

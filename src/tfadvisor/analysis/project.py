@@ -62,6 +62,7 @@ class Project:
     def __init__(self, modules: Iterable[ModuleSummary], function_decorators: Iterable[str] = ()) -> None:
         self.modules = list(modules)
         self._function_decorators = frozenset(function_decorators)
+        self._splits: dict[tuple[str, str | None], tuple[str, str] | None] = {}
         self.functions: dict[str, Linked] = {}
         self._by_module: dict[str, dict[str, FunctionSummary]] = defaultdict(dict)
         self._classes: dict[str, dict[str, ClassSummary]] = defaultdict(dict)
@@ -227,6 +228,12 @@ class Project:
         ``corpus.mlproj.losses``), when that tail is unique: imports name modules from wherever the
         program runs, which need not be the folder whose packages we derived names from.
         """
+        key = (dotted, near)
+        if key not in self._splits:  # asked again and again while linking and inferring values
+            self._splits[key] = self._split_module_uncached(dotted, near)
+        return self._splits[key]
+
+    def _split_module_uncached(self, dotted: str, near: str | None) -> tuple[str, str] | None:
         parts = dotted.split(".")
         sibling = self._sibling_module(parts[0], near) if near is not None and len(parts) > 1 else None
         rest = ".".join(parts[1:])
