@@ -349,3 +349,34 @@ def test_a_base_class_step_traces_the_subclass_override_it_calls() -> None:
     fns, report = single(code)
     assert any(f.rule == "TF205" and f.function == "prog.py::Noisy.loss" for f in report.findings)
     assert fns["Noisy.loss"].reasons == ["TF505"]  # graph code: no decorator of its own
+
+
+def test_noise_state_carried_on_self_between_calls_is_a_leaked_tensor() -> None:
+    """An Ornstein-Uhlenbeck noise kept in ``self.last_oup`` (read, then set to a tensor) in a
+    tf.function: the trace reads it once and stores a symbolic tensor (TF 2.21: outputs differ
+    from eager, a retrace raises), so the kept tf.function is fix-first with TF204."""
+    code = """\
+    import tensorflow as tf
+
+
+    class Player:
+        def __init__(self):
+            self.last_oup = tf.zeros([2])
+
+        @tf.function
+        def oup_noise(self, action):
+            noise = 0.85 * self.last_oup + tf.random.normal(shape=[2]) * 0.2
+            self.last_oup = tf.clip_by_value(noise, -1.0, 1.0)
+            return action + self.last_oup
+
+        def choose_action(self, state):
+            return self.oup_noise(tf.convert_to_tensor(state))
+
+
+    player = Player()
+    for step in range(1000):
+        player.choose_action([0.0, 0.0])
+    """
+    fns, report = single(code)
+    assert fns["Player.oup_noise"].verdict is Verdict.FIX_FIRST
+    assert [f.rule for f in report.findings if f.function == "prog.py::Player.oup_noise"] == ["TF204"]

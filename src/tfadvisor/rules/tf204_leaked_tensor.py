@@ -133,6 +133,13 @@ class SpectralNorm:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
             for target in targets:
                 where = _outside(target, local, declared)
+                if where and _on_self(target) and _carried(ctx, target, node):
+                    # ``noise = 0.9 * self.last + eps`` then ``self.last = noise``: state carried from
+                    # one call to the next; a trace reads its value once and stores a symbolic tensor
+                    yield self.hit(node, f"carries state from call to call in {where}: graph code reads it "
+                                         f"once, while tracing, and stores a tensor of the trace there; keep "
+                                         f"it in a tf.Variable and assign it", depends_on=deps)
+                    break
                 if (where and _on_self(target) and target.attr not in ctx.layer_attrs  # type: ignore[union-attr]
                         and target.attr not in _eager_reads(ctx)):  # type: ignore[union-attr]
                     # A tensor kept on self between methods of one trace (``setup_memory`` then
@@ -196,6 +203,39 @@ def _on_self(target: ast.AST) -> bool:
     while isinstance(root, ast.Attribute):
         root = root.value
     return isinstance(root, ast.Name) and root.id == "self"
+
+
+def _carried(ctx: ScopeContext, target: ast.AST, node: ast.AST) -> bool:
+    """``self.x`` read in this function before anything here sets it, then set to a tensor: the
+    value comes from the previous call (a running state), not from earlier in this trace."""
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+        return False
+    if target.attr in ctx.layer_attrs:
+        return False
+    same = [a for a in ctx.scope.nodes(ast.Attribute) if a.attr == target.attr
+            and isinstance(a.value, ast.Name) and a.value.id == "self"]
+    first_set = min((a.lineno for a in same if isinstance(a.ctx, ast.Store)), default=None)
+    read_first = any(isinstance(a.ctx, ast.Load) and a.lineno <= node.lineno  # type: ignore[attr-defined]
+                     and (first_set is None or a.lineno <= first_set) for a in same)
+    # set by another method too (``call()`` sets it, a helper updates it within the same trace):
+    # not known to come from the previous call
+    return read_first and not _set_by_other_methods(ctx, target.attr)
+
+
+def _set_by_other_methods(ctx: ScopeContext, attr: str) -> bool:
+    cls = ctx.scope.cls
+    if cls is None:
+        return True
+    stack = [module_scope(ctx.scope)]
+    while stack:
+        scope = stack.pop()
+        stack.extend(scope.children)
+        if scope is ctx.scope or scope.cls is not cls or getattr(scope.node, "name", "") in ("__init__", "build", "reset"):
+            continue
+        if any(a.attr == attr and isinstance(a.ctx, ast.Store) and isinstance(a.value, ast.Name)
+               and a.value.id == "self" for a in scope.nodes(ast.Attribute)):
+            return True
+    return False
 
 
 def _read_elsewhere(ctx: ScopeContext, target: ast.AST) -> bool:

@@ -201,4 +201,54 @@ VARIANTS = [
             out = [scaled(tf.constant(1.0)), scaled(tf.constant(3.0))]
             return out + [v.numpy() for v in state]
         """, tf="same", real=True),
+    V("running-noise-state-carried-on-self", """
+        import tensorflow as tf
+
+        class Player:
+            def __init__(self):
+                self.last_noise = tf.zeros([2])
+
+            @tf.function
+            def noisy(self, action):
+                noise = 0.5 * self.last_noise + tf.ones([2])
+                self.last_noise = noise
+                return action + noise
+
+        def main():
+            p = Player()
+            return [p.noisy(tf.zeros([2])).numpy().tolist() for _ in range(3)]
+        """, tf="differs", real=True, note="heldout23: an Ornstein-Uhlenbeck noise state kept on self between calls"),
+    V("running-noise-state-in-a-variable", """
+        import tensorflow as tf
+
+        class Player:
+            def __init__(self):
+                self.last_noise = tf.Variable(tf.zeros([2]))
+
+            @tf.function
+            def noisy(self, action):
+                noise = 0.5 * self.last_noise + tf.ones([2])
+                self.last_noise.assign(noise)
+                return action + noise
+
+        def main():
+            p = Player()
+            return [p.noisy(tf.zeros([2])).numpy().tolist() for _ in range(3)]
+        """, tf="same", real=True, note="the same state in a tf.Variable"),
+    V("attribute-set-then-read-within-one-trace", """
+        import tensorflow as tf
+
+        class Block:
+            def __init__(self):
+                self.hidden = None
+
+            @tf.function
+            def forward(self, x):
+                self.hidden = tf.nn.relu(x)
+                return self.hidden * 2.0
+
+        def main():
+            b = Block()
+            return [b.forward(tf.ones([2]) * i).numpy().tolist() for i in range(3)]
+        """, tf="same", real=True, note="written before it is read in the same trace: nothing carried between calls"),
 ]
