@@ -392,10 +392,12 @@ class ScopeContext:
         """Functions at this module's top level whose every ``return`` gives a TensorFlow op's
         result (``return tf.reduce_any(p < t)``): calling one gives a tensor."""
         root = self.scope.root
-        top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
-        return root.cached("tensor_returning", lambda: frozenset(
-            scope.node.name for scope in root.children  # type: ignore[attr-defined]
-            if id(scope.node) in top and self._returns_ops(scope)))
+
+        def build() -> frozenset[str]:
+            top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
+            return frozenset(scope.node.name for scope in root.children  # type: ignore[attr-defined]
+                             if id(scope.node) in top and self._returns_ops(scope))
+        return root.cached("tensor_returning", build)
 
     def _returns_ops(self, fn: Scope) -> bool:
         returns = fn.nodes(ast.Return)
