@@ -415,7 +415,7 @@ class ScopeContext:
                 sources = self.aliases[sources.id]
         if isinstance(sources, (ast.List, ast.Tuple, ast.ListComp)):
             return True
-        return isinstance(sources, ast.Attribute) and sources.attr in _VARIABLE_LISTS
+        return sources is not None and self.variable_list(sources)
 
     def is_tensor(self, node: ast.AST) -> tuple[bool, tuple[str, ...]]:
         """Whether ``node`` is (or, through parameters listed, may be) a tensor."""

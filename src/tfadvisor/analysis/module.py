@@ -68,6 +68,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     local_rules = [r for r in rules if getattr(r, "check", None) is not None]
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
+    # the function around an ``env.step`` drives the loop; a script's top level can be that loop
+    summary.steps_env = any(values.steps_an_environment(c.func) for c in module_scope.nodes(ast.Call))
     # ``model.predict(x)`` where the module's own class defines ``predict`` (an eager override that
     # calls ``self(x)``): the program's loop, not Keras's graph
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
@@ -422,9 +424,9 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.builds += 1
         elif _fetches_a_batch(call):
             fn.python_fetches += 1
-        elif tfapi.is_io(name) or _steps_an_environment(call):
+        elif tfapi.is_io(name) or values.steps_an_environment(call.func):
             fn.io_calls += 1
-            fn.steps_env = fn.steps_env or _steps_an_environment(call)
+            fn.steps_env = fn.steps_env or values.steps_an_environment(call.func)
             fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
         else:
             tensor_ops += _other_call(fn, ctx, call, name, params)
@@ -449,13 +451,6 @@ def _fetches_a_batch(call: ast.Call) -> bool:
     if _FETCH.match(func.attr):
         return True
     return func.attr == "sample" and any(word in _owner(func) for word in ("memory", "buffer", "replay"))
-
-
-def _steps_an_environment(call: ast.Call) -> bool:
-    """``env.step(action)``, ``self.envs[0].reset()``, ``env.render()``: a simulator (Gym and the
-    like) is Python, run once per step; the function around it drives the loop."""
-    func = call.func
-    return isinstance(func, ast.Attribute) and func.attr in ("step", "reset", "render") and "env" in _owner(func)
 
 
 def _owner(func: ast.Attribute) -> str:

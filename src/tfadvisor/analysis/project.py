@@ -822,17 +822,10 @@ class Project:
     def _module_of(self, site: CallSite) -> str:
         return self._site_modules.get(id(site), "")
 
-    @cached_property
-    def _stepping_modules(self) -> frozenset[str]:
-        """Modules whose top-level code steps a simulator (``env.step(action)`` in a script's loop)."""
-        return frozenset(m.module for m in self.modules
-                         if any(s.callee.endswith(".step") and ("env" in s.callee.rsplit(".", 2)[-2].lower()
-                                                                 or s.callee.startswith(("gym.", "gymnasium.")))
-                                for s in m.module_calls if "." in s.callee))
-
     def steps_env_at(self, site: CallSite) -> bool:
         """A module-level call site in a script that steps a simulator."""
-        return self._module_of(site) in self._stepping_modules
+        module = self._modules_by_name.get(self._module_of(site))
+        return module is not None and module.steps_env
 
     @staticmethod
     def _called_on_class(site: CallSite, callee: FunctionSummary) -> bool:

@@ -19,8 +19,9 @@ C = TypeVar("C", bound=type)
 
 def pickled_by_position(cls: C) -> C:
     """Pickle as ``cls(*values)``: the summaries cross from the workers to the main process, and a
-    slots dataclass's own pickling (a ``fields()`` call and one ``setattr`` per field per object)
-    made loading them a tenth of a two-process ``check`` of TensorFlow's sources (2.8 s of 25 MB)."""
+    slots dataclass's own pickling keeps every field's name with every object. For TensorFlow's
+    sources (collector paused, as ``check`` runs it): 25.1 -> 17.6 MB, dumped in 1.05 -> 0.71 s and
+    loaded in 0.48 -> 0.25 s."""
     names = tuple(f.name for f in fields(cls))
     get = operator.attrgetter(*names)
 
@@ -207,6 +208,7 @@ class ModuleSummary:
     functions: list[FunctionSummary] = field(default_factory=list)
     classes: list[ClassSummary] = field(default_factory=list)
     module_calls: list[CallSite] = field(default_factory=list)  # calls made by top-level code
+    steps_env: bool = False  # top-level code steps a simulator (``env.step(action)`` in a script's loop)
     wrapped: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # tf.function(g)
     module_hits: list[Hit] = field(default_factory=list)  # rules that fire outside any function
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)

@@ -222,6 +222,13 @@ def _reaching(ctx: ScopeContext, bindings: list[tuple[ast.AST, tuple]], call: as
     return out
 
 
+def steps_an_environment(func: ast.AST, methods: tuple[str, ...] = ("step", "reset", "render")) -> bool:
+    """``env.step(action)``, ``self.envs[0].reset()``, ``env.render()``: a method of something named
+    like a simulator (Gym and the like), which is Python, run once per step."""
+    return (isinstance(func, ast.Attribute) and func.attr in methods
+            and "env" in ast.unparse(func.value).lower().rsplit(".", 1)[-1])
+
+
 def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value:
     func = node.func
     name = ctx.call_name(node)
@@ -234,7 +241,7 @@ def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value
             return ("call", f"{receiver.id}.{func.attr}")
         if isinstance(receiver, ast.Name) and _is_module_name(ctx, receiver.id) and name:
             return ("call", name)  # ``pipeline.load_split()``: a function of another module
-        if func.attr == "step" and "env" in ast.unparse(receiver).lower().rsplit(".", 1)[-1]:
+        if steps_an_environment(func, ("step",)):
             return ("method", term(ctx, receiver, seen), "env_step")  # ``env.step(action)``: a simulator's
         if func.attr == "astype" and node.args and _not_float64(node.args[0]):
             return ("method", term(ctx, receiver, seen), "astype32")
