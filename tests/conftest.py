@@ -6,6 +6,10 @@ import json
 from importlib import resources
 from typing import Any
 
+# The conformance test package, imported while tests/ leads sys.path: tests/benchmarks puts
+# benchmarks/ first, where the script benchmarks/conformance.py would otherwise be found under the
+# same name by tests that import conformance.variants later (a partial run failed that way).
+import conformance  # noqa: F401
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, Phase, settings
