@@ -82,7 +82,7 @@ ds = tf.data.Dataset.from_tensor_slices({"x": [[1.0]], "label": [0.0]}).map(spli
     entry_only = True  # only the tf.function's own parameters: not a helper's, not a map function's
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
-        params = set(ctx.params) - {"self", "cls"}
+        params = set(ctx.params) - {"self", "cls"} - _packed(ctx.scope.node)
         if not params:
             return
         rebound = {n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}
@@ -107,3 +107,13 @@ ds = tf.data.Dataset.from_tensor_slices({"x": [[1.0]], "label": [0.0]}).map(spli
         return self.hit(node, f"`{what}` changes the argument `{param}`: a tf.function must not modify its "
                               f"Python input arguments (ValueError); change a copy (`{param} = dict({param})` "
                               f"or `list({param})`) or read it without changing it")
+
+
+def _packed(node: ast.AST) -> set[str]:
+    """``*args`` and ``**kwargs``: Python packs them afresh on every call, so the caller never sees a
+    change, and TensorFlow 2.21 accepts ``kwargs.pop(...)`` in a tf.function (conformance variant
+    pop-from-kwargs)."""
+    args = getattr(node, "args", None)
+    if not isinstance(args, ast.arguments):
+        return set()
+    return {a.arg for a in (args.vararg, args.kwarg) if a is not None}

@@ -76,6 +76,7 @@ def encode(x):
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         handled = {id(n) for h in ctx.scope.nodes(ast.ExceptHandler) for n in ast.walk(h)}
+        handled |= _before_failing(ctx)
         for call in ctx.scope.nodes(ast.Call):
             assert isinstance(call, ast.Call)
             # in an except handler it runs only if tracing itself raises (an error of the graph
@@ -83,6 +84,30 @@ def encode(x):
             if ctx.call_name(call) == "print" and id(call) not in handled \
                     and not all(_static(ctx, a) for a in call.args) and not _announces_tracing(call):
                 yield self.hit(call)
+
+
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit"})
+
+
+def _before_failing(ctx: ScopeContext) -> set[int]:
+    """Prints in a block that then raises or exits (``print("unsupported type"); sys.exit()``): the
+    trace stops there, so the message prints once either way, as it would eagerly (conformance
+    variant message-before-exit)."""
+    out: set[int] = set()
+    fn = ctx.function
+    if fn is None:
+        return out
+    for node in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list) or not block:
+                continue
+            last = block[-1]
+            fails = isinstance(last, ast.Raise) or (
+                isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and ctx.call_name(last.value) in _EXITS)
+            if fails:
+                out.update(id(n) for stmt in block[:-1] if isinstance(stmt, ast.Expr) for n in ast.walk(stmt))
+    return out
 
 
 def _announces_tracing(call: ast.Call) -> bool:

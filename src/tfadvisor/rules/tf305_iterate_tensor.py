@@ -112,12 +112,13 @@ expand([tf.ones([2]), tf.ones([3])])
                                           f"symbolic tensor (a for statement would be converted)", depends_on=deps,
                                speculative=not decorated and any(d.startswith("!") for d in deps))
         for node in ctx.scope.nodes(ast.Assign):
-            if any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value):
+            if (any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value)
+                    and not _type_tested(ctx, node.value)):
                 yield self.hit(node, "unpacks a tensor: Python cannot iterate a symbolic tensor; index it "
                                      "(s[0], s[1]) or use tf.unstack(t, num=n)")
         for call in ctx.scope.nodes(ast.Call):
             name = ctx.call_name(call)
-            if name in _ITERATING and any(_single_tensor(ctx, a) for a in call.args):
+            if name in _ITERATING and any(_single_tensor(ctx, a) and not _type_tested(ctx, a) for a in call.args):
                 if not _is_comp_iter(ctx, call):
                     yield self.hit(call, f"{name}() iterates a symbolic tensor: not allowed in graph code")
 
@@ -165,6 +166,13 @@ def _type_checked(ctx: ScopeContext) -> frozenset[str]:
         n.id for call in ctx.scope.nodes(ast.Call)
         if isinstance(call.func, ast.Name) and call.func.id == "isinstance" and call.args
         for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)))
+
+
+def _type_tested(ctx: ScopeContext, node: ast.AST) -> bool:
+    """A name the function tests with ``isinstance``: ``if isinstance(shape, (list, tuple)): h, w =
+    shape`` unpacks a Python sequence, and tensors take the other branch (conformance variant
+    unpack-in-an-isinstance-branch)."""
+    return isinstance(node, ast.Name) and node.id in _type_checked(ctx)
 
 
 def _single_tensor(ctx: ScopeContext, node: ast.AST) -> bool:

@@ -167,9 +167,25 @@ def _grows(ctx: ScopeContext, loop: ast.AST) -> str | None:
             parts = node.value.args[0].elts
             if any(isinstance(p, ast.Name) and p.id == name for p in parts):
                 start = last_assignment_before(ctx, name, loop.lineno)  # type: ignore[attr-defined]
-                if start is not None and _tensor_expr(ctx, start):
+                if start is not None and _tensor_expr(ctx, start) and _static_shape(ctx, start):
                     return name
     return None
+
+
+_SHAPED_BY_ARGUMENT = frozenset({"tensorflow.zeros", "tensorflow.ones", "tensorflow.fill", "tensorflow.repeat",
+                                 "tensorflow.range", "tensorflow.reshape", "tensorflow.tile", "tensorflow.random.normal",
+                                 "tensorflow.random.uniform"})
+
+
+def _static_shape(ctx: ScopeContext, start: ast.AST) -> bool:
+    """A start whose shape is known when traced: ``tf.zeros([0])``, ``tf.constant([1, 2])``. One
+    sized by a value (``tf.repeat(0, counts[0])``, ``tf.zeros([n])`` with a tensor ``n``) already
+    has an unknown length, which ``tf.concat`` keeps: no invariant needed (conformance variant
+    concat-onto-a-start-sized-by-a-tensor)."""
+    if isinstance(start, ast.Call) and ctx.call_name(start) in _SHAPED_BY_ARGUMENT:
+        return all(isinstance(n, ast.Constant) for a in start.args[:2] for n in ast.walk(a)
+                   if isinstance(n, (ast.Name, ast.Constant, ast.Subscript, ast.Attribute, ast.Call)))
+    return True
 
 
 def _all_python(ctx: ScopeContext, test: ast.AST, changing: str) -> bool:

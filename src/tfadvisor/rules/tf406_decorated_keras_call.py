@@ -122,6 +122,9 @@ class Linear(tf.keras.layers.Layer):
             return
         if not _calls_sublayers(fn, ctx.scope.cls.node):
             return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
+        # only what the constructor was handed (``self.base = base_model``): built already or not,
+        # the caller decides (a functional model is built when made; an LSTMCell is not)
+        handed_only = not _calls_sublayers(fn, ctx.scope.cls.node, frozenset(_handed_in(ctx.scope.cls.node)))
         made, built = _made_and_built(ctx, ctx.scope.cls.node.name)
         if built:
             return  # built before training, or this program never asks for gradients (tests/conformance)
@@ -135,7 +138,7 @@ class Linear(tf.keras.layers.Layer):
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
                                   f"are built inside this trace{unless}, and a custom training loop then gets no "
                                   f"gradients for them (Keras traces call itself in fit/predict); decorate the train "
-                                  f"step instead", speculative=loop or not made)
+                                  f"step instead", speculative=loop or not made or handed_only)
 
 
 _TRAINING = frozenset({"GradientTape", "gradient", "apply_gradients", "minimize", "fit", "train_on_batch"})
@@ -160,22 +163,42 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     return made, made and (building or not training)
 
 
-def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef) -> bool:
+def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = frozenset()) -> bool:
     """Whether ``call`` calls something held by ``self`` other than its own methods
     (``self.dense(x)``, ``self.experts[i](x)``, ``for layer in self.blocks: layer(x)``): the
     layers that build their weights on that first call, inside the trace."""
     methods = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    skip = methods | handed
 
     def held(node: ast.AST) -> bool:
         while isinstance(node, ast.Subscript):
             node = node.value
         return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == "self" and node.attr not in methods)
+                and node.value.id == "self" and node.attr not in skip)
 
     looped = {t.id for loop in ast.walk(fn) if isinstance(loop, ast.For) and held(loop.iter)
               for t in ast.walk(loop.target) if isinstance(t, ast.Name)}
     return any(isinstance(c, ast.Call) and (held(c.func) or (isinstance(c.func, ast.Name) and c.func.id in looped))
                for c in ast.walk(fn))
+
+
+def _handed_in(cls: ast.ClassDef) -> set[str]:
+    """Attributes only ever set from a constructor parameter (``self.base = base_model``): made
+    elsewhere, built already or not (a functional model is built when made: conformance variant
+    wraps-a-built-model), which this class cannot tell."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return set()
+    params = {a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]} - {"self"}
+    values: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"):
+                    values.setdefault(target.attr, []).append(node.value)
+    return {attr for attr, vs in values.items()
+            if all(isinstance(v, ast.Name) and v.id in params for v in vs)}
 
 
 def _tensor_loop(ctx: ScopeContext, node: ast.AST) -> bool:

@@ -3,6 +3,21 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("pop-from-kwargs", """
+        import tensorflow as tf
+
+        class Argmax(tf.keras.layers.Layer):
+            @tf.function
+            def call(self, inputs, **parameters):
+                if "training" in parameters:
+                    del parameters["training"]
+                parameters.pop("mask", None)
+                return tf.argmax(inputs, axis=-1)
+
+        def main():
+            layer = Argmax()
+            return layer(tf.ones([2, 3]), training=True)
+        """, tf="same", real=True),
     V("pop-label-from-features", """
         import tensorflow as tf
 

@@ -3,6 +3,26 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("message-before-raise", """
+        import tensorflow as tf
+
+        @tf.function
+        def decode(image, image_type):
+            if image_type == "png":
+                return tf.image.decode_png(image)
+            else:
+                print("error: unsupported image type: {}".format(image_type))
+                raise ValueError(image_type)
+
+        def main():
+            failures = 0
+            for _ in range(3):
+                try:
+                    decode(tf.constant(b""), "tiff")
+                except ValueError:
+                    failures += 1
+            return failures
+        """, tf="same", real=True),
     V("print-loss-in-train-step", """
         import tensorflow as tf
 

@@ -3,6 +3,23 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("unpack-in-an-isinstance-branch", """
+        import tensorflow as tf
+
+        @tf.function
+        def normalize_boxes(boxes, image_shape):
+            if isinstance(image_shape, (list, tuple)):
+                height, width = image_shape
+            else:
+                image_shape = tf.cast(image_shape, boxes.dtype)
+                height, width = image_shape[..., 0:1], image_shape[..., 1:2]
+            return boxes[..., 0:1] / height + boxes[..., 1:2] / width
+
+        def main():
+            boxes = tf.ones([3, 4])
+            normalize_boxes(boxes, tf.constant([640.0, 480.0]))
+            return normalize_boxes(boxes, [640.0, 480.0])
+        """, tf="same", real=True),
     V("stack-comprehension-over-tensor-param", """
         import tensorflow as tf
 

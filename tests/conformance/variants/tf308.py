@@ -69,6 +69,20 @@ VARIANTS = [
         def main():
             return count(tf.ones([3]))
         """, tf="same", real=True),
+    V("concat-onto-a-start-sized-by-a-tensor", """
+        import tensorflow as tf
+
+        @tf.function
+        def repeat_indices(repeats):
+            arr = tf.repeat(0, repeats[0])
+            for i in tf.range(1, tf.size(repeats)):
+                arr = tf.concat([arr, tf.repeat(i, repeats[i])], axis=0)
+            return arr
+
+        def main():
+            repeat_indices(tf.constant([2, 1, 1, 3]))
+            return repeat_indices(tf.constant([1, 5, 2]))
+        """, tf="same", real=True),
     V("growing-concat-without-invariant", """
         import tensorflow as tf
 

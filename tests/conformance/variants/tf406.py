@@ -17,6 +17,21 @@ _LOOP = """
 """
 
 VARIANTS = [
+    V("wraps-a-built-model", """
+        import tensorflow as tf
+
+        class Accumulating(tf.keras.Model):
+            def __init__(self, base_model):
+                super().__init__()
+                self.base_model = base_model
+
+            @tf.function
+            def call(self, x, training=False):
+                return self.base_model(x, training=training)
+
+        inputs = tf.keras.Input((3,))
+        base = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(tf.keras.layers.Dense(8)(inputs)))
+        """ + _LOOP.format(model="Accumulating(base)"), tf="same", real=True),
     V("mlp-call-decorated-custom-loop", """
         import tensorflow as tf
 
