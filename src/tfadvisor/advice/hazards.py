@@ -56,7 +56,11 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
                     continue
                 about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
             found.module_hits.append((mod, hit))
-    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False)
+    def across(caller: Linked, site: object, target: FunctionSummary, theirs: frozenset[HazardKey]) -> frozenset[HazardKey]:
+        # a function tf.py_function runs is Python even inside a graph: its hazards stay with it
+        return frozenset() if project.functions[target.id].eager_reason is not None else theirs
+
+    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False, via=across)
     found.hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
     return found
 

@@ -818,8 +818,10 @@ def _made_per_call(case: Case) -> str | None:
     if "<locals>" not in fn.qualname or not case.linked.decorated:
         return None
     outer = case.project.functions.get(function_id(fn.path, fn.qualname.rsplit(".<locals>.", 1)[0]))
-    if outer is None or outer.fn.name in _BUILDER_NAMES:
-        return None
+    if outer is None or outer.fn.name in _BUILDER_NAMES or fn.name in outer.fn.returned_locals:
+        return None  # a factory's product is kept by its caller: one tf.function per thing made
+    if any(name.startswith("tensorflow_federated.") for name, _ in outer.fn.decorators):
+        return None  # a TFF computation: its body is traced once, where it is defined
     repeated = [s for c, s in outer.callers if s.in_loop and not s.rare and not _in_test(case.project, c, s)]
     return outer.fn.name if repeated else None
 
@@ -832,6 +834,9 @@ def _varying_words(varying: list[str]) -> str:
 def _pure_python(case: Case) -> Decision | None:
     if case.facts.tensor_computation:
         return None
+    if case.fn.stub and case.linked.decorated:
+        return Decision(Verdict.KEEP, assumptions=[
+            "an abstract method (no body): the tf.function runs its overrides, which do the work"])
     if case.linked.opaque:
         return Decision(Verdict.KEEP, confidence="unknown", assumptions=[
             f"no TensorFlow op found, but {case.linked.opaque} call(s) could not be followed "

@@ -35,6 +35,19 @@ TRACING_DATASET_METHODS = frozenset({
     "map", "filter", "flat_map", "interleave", "reduce", "scan", "group_by_window", "group_by_reducer",
     "parallel_interleave", "map_and_batch",
 })
+# Every keyword those tf.data methods take (TensorFlow 2.21's signatures): a ``.map(f, batched=True)``
+# or ``.map(f, num_proc=4)`` is another library's (Hugging Face datasets), which runs ``f`` in Python.
+TF_DATA_KEYWORDS = frozenset({
+    "batch_size", "block_length", "buffer_output_elements", "cycle_length", "deterministic", "drop_remainder",
+    "initial_state", "key_func", "map_func", "name", "num_parallel_batches", "num_parallel_calls", "predicate",
+    "prefetch_input_elements", "reduce_func", "reducer", "scan_func", "sloppy", "synchronous",
+    "use_unbounded_threadpool", "window_size", "window_size_func",
+})
+# Libraries whose datasets and pools have a ``map`` that runs Python: a pipeline built by one of them
+# is not tf.data, whatever its name. (Not Hugging Face's ``datasets``: projects name their own
+# tf.data module so; its ``map`` is told apart by its keywords above.)
+FOREIGN_DATA_MODULES = frozenset({"grain", "torch", "pandas", "multiprocessing", "concurrent", "ray", "dask",
+                                  "pyspark", "jax"})
 # Methods of a distribution strategy (or replica context) that trace the function handed to them.
 # Strategy methods run the function they are handed where they are called: traced inside a
 # tf.function, eagerly from eager code ("Using MirroredStrategy eagerly has significant overhead";

@@ -17,9 +17,11 @@ _PREFIX_REWRITES = (
     ("tensorflow.python.keras.", "keras."),
     ("tf_keras.", "keras."),
     ("keras.src.", "keras."),
+    ("keras_core.", "keras."),  # Keras 3's preview package, same API (keras-team/keras-core)
     ("tensorflow.experimental.numpy.", "tensorflow.experimental.numpy."),
 )
-_EXACT_REWRITES = {"tensorflow.compat.v2": "tensorflow", "tensorflow.keras": "keras", "tf_keras": "keras"}
+_EXACT_REWRITES = {"tensorflow.compat.v2": "tensorflow", "tensorflow.keras": "keras", "tf_keras": "keras",
+                   "keras_core": "keras"}
 
 
 @lru_cache(maxsize=65536)

@@ -77,6 +77,10 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     for call in (c for scope in (module_scope, *functions) for c in scope.nodes(ast.Call)):
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.keras_driven = True
+        if any(k.arg == "dynamic" and _true_here(k.value, functions) for k in call.keywords):
+            made = _dynamic_class(call, functions)
+            if made:
+                summary.dynamic_classes.add(made)
         if _keras_compile(call):
             if any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in call.keywords):
@@ -95,10 +99,12 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
 
     definitions: dict[str, int] = defaultdict(int)  # a qualname defined again is its own function
     source_lines = text.splitlines()
+    script_only = _under_main_guard(tree)
     for scope in functions:
         definitions[scope.qualname] += 1
         fn = _function_summary(scope, path, module, imports, layer_attrs.get(_class_of(scope), frozenset()),
                                definitions[scope.qualname])
+        fn.script_only = id(scope.node) in script_only
         owner = _class_of(scope) or ""
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(owner, frozenset()),
                            container_attrs.get(owner, frozenset()), module_containers, module_models)
@@ -322,11 +328,40 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
         params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,
         decorator_options=options, decorators=decorators,
         is_generator=bool(scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)),
+        stub=all(_stub_statement(stmt) for stmt in node.body),
     )
+
+
+def _under_main_guard(tree: ast.Module) -> set[int]:
+    """Top-level definitions under ``if __name__ == "__main__":``: they exist when the file runs as
+    a script, never for the modules that import it."""
+    out: set[int] = set()
+    for stmt in tree.body:
+        if (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)
+                and any(isinstance(n, ast.Name) and n.id == "__name__" for n in ast.walk(stmt.test))
+                and any(isinstance(n, ast.Constant) and n.value == "__main__" for n in ast.walk(stmt.test))):
+            out.update(id(n) for n in stmt.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return out
+
+
+def _stub_statement(stmt: ast.stmt) -> bool:
+    """A docstring, ``pass``, ``...``, or ``raise NotImplementedError(...)``."""
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return isinstance(stmt.value.value, str) or stmt.value.value is Ellipsis
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return isinstance(exc, ast.Name) and exc.id in ("NotImplementedError", "NotImplemented")
+    return False
 
 
 def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     """Local facts: tensor work, parameter evidence, side effects, variables, calls."""
+    if ctx.scope.children:
+        nested = {c.node.name for c in ctx.scope.children if isinstance(c.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        fn.returned_locals = sorted({n.id for r in ctx.scope.nodes(ast.Return) if r.value is not None
+                                     for n in ast.walk(r.value) if isinstance(n, ast.Name) and n.id in nested})
     params = {p.name: p for p in fn.params}
     call_ops = _count_calls(fn, ctx, params)
     fn.tensor_ops = call_ops + _count_binops(fn, ctx, params)
@@ -480,7 +515,8 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
     if is_model_call(ctx, call):
         fn.model_calls += 1
         ops += 1
-    elif isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and names_a_model(ctx, call.func.value):
+    elif (isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and (call.args or call.keywords)
+          and names_a_model(ctx, call.func.value)):  # Keras's predict needs its input: ``predict()`` is not it
         fn.predicts += 1
     if name == "range":
         _param_evidence(params, call, "primitive", "used in range()")
@@ -812,8 +848,19 @@ def names_a_model(ctx: ScopeContext, node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return looks_like_model(node.id) or (node.id in ctx.module_models and node.id not in ctx.params)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
-        return node.attr in ctx.layer_attrs or looks_like_model(node.attr)
+        return node.attr in ctx.layer_attrs or (looks_like_model(node.attr) and node.attr not in _own_methods(ctx))
     return False
+
+
+def _own_methods(ctx: ScopeContext) -> frozenset[str]:
+    """The methods of the class around this scope: ``self._add_layer(...)`` calls one, not a layer."""
+    scope: Scope | None = ctx.scope
+    while scope is not None and scope.cls is None:
+        scope = scope.parent
+    if scope is None or scope.cls is None:
+        return frozenset()
+    cls = scope.cls.node
+    return frozenset(n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
@@ -910,6 +957,8 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     loops = [n for n in chain if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
     if not loops:
         return False
+    if all(_handful(loop) for loop in loops):
+        return True  # ``for i in range(9):`` plotting nine augmented images: a handful of calls
     inner = loops[-1]
     after = chain[chain.index(inner) + 1:]
     if any(isinstance(n, ast.If) and _periodic_test(n.test) for n in after):
@@ -934,6 +983,51 @@ def _periodic_test(test: ast.AST, on: Container[str] | None = None) -> bool:
     return any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
                and (on is None or any(isinstance(v, ast.Name) and v.id in on for v in ast.walk(m.left)))
                for m in ast.walk(test))
+
+
+def _true_here(value: ast.AST, functions: list[Scope]) -> bool:
+    """``True``, or a name bound to ``kwargs.pop("dynamic", True)`` (a default of True)."""
+    if isinstance(value, ast.Constant):
+        return value.value is True
+    if not isinstance(value, ast.Name):
+        return False
+    for f in functions:
+        for node in f.nodes(ast.Assign):
+            if (any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets)
+                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                    and node.value.func.attr in ("pop", "get") and len(node.value.args) == 2
+                    and isinstance(node.value.args[1], ast.Constant) and node.value.args[1].value is True):
+                return True
+    return False
+
+
+def _dynamic_class(call: ast.Call, functions: list[Scope]) -> str | None:
+    """The class a ``dynamic=True`` call makes eager: ``Name(..., dynamic=True)``, or the class
+    whose ``__init__`` holds ``super().__init__(..., dynamic=True)``."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if (isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
+        init = next((f for f in functions if isinstance(f.node, ast.FunctionDef) and f.node.name == "__init__"
+                     and f.cls is not None and any(n is call for n in ast.walk(f.node))), None)
+        return init.cls.qualname if init is not None and init.cls is not None else None
+    return None
+
+
+def _handful(loop: ast.AST) -> bool:
+    """A loop of fewer than 10 iterations written in the code: ``range(9)`` (a 3x3 grid of plots),
+    ``ds.take(1)``, a literal list or tuple. Ten is left out: ``for epoch in range(10):`` trains."""
+    it = getattr(loop, "iter", None)
+    if isinstance(it, (ast.List, ast.Tuple)):
+        return len(it.elts) < 10
+    if not isinstance(it, ast.Call) or not it.args or not all(
+            isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
+        return False
+    values = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
+    if isinstance(it.func, ast.Name) and it.func.id == "range":
+        return values[-1] - (values[0] if len(values) == 2 else 0) < 10
+    return isinstance(it.func, ast.Attribute) and it.func.attr == "take" and values[0] < 10
 
 
 def _few(ctx: ScopeContext, loop: ast.AST) -> bool:

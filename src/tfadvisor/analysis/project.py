@@ -68,13 +68,15 @@ class Project:
         self._classes: dict[str, dict[str, ClassSummary]] = defaultdict(dict)
         self._by_suffix: dict[str, list[FunctionSummary]] = defaultdict(list)
         # A qualname defined more than once in a module (a notebook redefining ``train_step``):
-        # every definition in source order. ``_by_module`` holds the last, the one importers see.
+        # every definition in source order. ``_by_module`` holds the last, the one importers see
+        # (not one under ``if __name__ == "__main__":``, which they never see).
         definitions: dict[tuple[str, str], list[FunctionSummary]] = defaultdict(list)
         self._class_lines: dict[tuple[str, str], list[int]] = defaultdict(list)
         for mod in self.modules:
             for fn in mod.functions:
                 self.functions[fn.id] = Linked(fn=fn)
-                self._by_module[mod.module][fn.qualname] = fn
+                if not (fn.script_only and fn.qualname in self._by_module[mod.module]):
+                    self._by_module[mod.module][fn.qualname] = fn
                 definitions[(mod.module, fn.qualname)].append(fn)
                 if "<locals>" not in fn.qualname:
                     self._by_suffix[f"{mod.module.rsplit('.', 1)[-1]}.{fn.qualname}"].append(fn)
@@ -492,6 +494,10 @@ class Project:
         return f"{found[0]}.{found[1]}" if found else name
 
     def _mark_handed_and_exported(self) -> None:
+        for linked in self.functions.values():
+            if any(name in graph_context.EAGER_FUNCTIONS for name, _ in linked.fn.decorators):
+                # ``@tf.py_function(Tout=tf.bool)``: its body runs as Python, even inside a graph
+                linked.eager_reason = "decorated with tf.py_function/numpy_function: eager by construction"
         for mod in self.modules:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:
@@ -638,11 +644,20 @@ class Project:
         # every compile of the project says run_eagerly=True: Keras runs the steps as Python
         eager_keras = (sum(m.eager_compiles for m in self.modules) > 0
                        and sum(m.graph_compiles for m in self.modules) == 0)
+        # a module whose every compile says run_eagerly=True runs its own models' steps as Python
+        eager_modules = {m.module for m in self.modules if m.eager_compiles and not m.graph_compiles}
+        dynamic = {(m.module, c) for m in self.modules for c in m.dynamic_classes}
+
+        def traced_by_keras(x: Linked) -> bool:
+            cls = x.fn.qualname.rsplit(".", 1)[0] if "." in x.fn.qualname else ""
+            return (x.fn.module, cls) not in dynamic and (x.fn.module, cls.rsplit(".", 1)[-1]) not in dynamic
+
         roots = [fid for fid, x in self.functions.items()
                  if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
-                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS and not eager_keras)
+                 or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS and not eager_keras
+                     and x.fn.module not in eager_modules and traced_by_keras(x))
                  # a layer's call in a program that fits or predicts: Keras traces it there
-                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven)
+                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven and traced_by_keras(x))
                  # a metric that a fitting module uses: its compiled step traces update_state/result
                  or (x.framework == "keras" and x.fn.name in graph_context.KERAS_METRIC_METHODS
                      and self._used_where_fitted(x, driven))]
@@ -687,7 +702,9 @@ class Project:
             resolved = {id(site) for site, _ in linked.callees}
             unresolved = sum(1 for site in linked.fn.calls if id(site) not in resolved
                              and site.callee.rsplit(".", 1)[-1] not in tfapi.PYTHON_METHODS)
-            return linked.fn.dynamic_calls + unresolved
+            # an abstract method called: its overrides (often in another project) do the work
+            abstract = sum(1 for _, callee in linked.callees if callee.stub and callee.is_method)
+            return linked.fn.dynamic_calls + unresolved + abstract
         for fid, count in self.fold(own, lambda a, b: min(a + b, 10_000)).items():
             self.functions[fid].opaque = count
 
@@ -707,7 +724,8 @@ class Project:
             varying = [name for name, facts in linked.params.items() if facts.varying]
             if not varying:
                 continue
-            if not any(site.varying and (caller is None or caller.id not in self.graph_roots)
+            if not any((site.varying or any(self._forwards_varying(caller, site, key) for key in site.forwarded))
+                       and (caller is None or caller.id not in self.graph_roots)
                        for caller, site in linked.callers):
                 for name in varying:
                     linked.params[name].varying = False
@@ -746,7 +764,8 @@ class Project:
                         kind = values.to_kind(rich)
                         if kind in ("tensor", "primitive"):
                             seen.setdefault((linked.fn.id, pname), set()).add(kind)
-                        if key in site.varying and kind == "primitive" and not facts.varying:
+                        if kind == "primitive" and not facts.varying and (
+                                key in site.varying or self._forwards_varying(caller, site, key)):
                             facts.varying, changed = True, True
                         known = kind in ("tensor", "primitive") or (finer and facts.kind == "unknown")
                         if not known or facts.strength > 2:
@@ -773,6 +792,15 @@ class Project:
                     facts.kind, facts.guessed, facts.evidence = "tensor", True, "guessed from its name"
                 elif name in tfapi.PRIMITIVE_NAME_HINTS:
                     facts.kind, facts.guessed, facts.evidence = "primitive", True, "guessed from its name"
+
+    def _forwards_varying(self, caller: FunctionSummary | None, site: CallSite, key: str) -> bool:
+        """``visualize_filter(i)`` called for i in range(64) passes ``i`` on to a tf.function:
+        a value that changes from one call of the caller to the next changes here too."""
+        param = site.forwarded.get(key)
+        if caller is None or param is None:
+            return False
+        facts = self.functions[caller.id].params.get(param)
+        return facts is not None and facts.varying
 
     def arg_kind(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> Kind:
         """An argument's kind, completed with what the project knows: a parameter passed through

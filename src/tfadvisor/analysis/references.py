@@ -41,6 +41,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         method = func.attr if isinstance(func, ast.Attribute) else None
         receiver = _receiver(ctx, func) if method in _RECEIVER_METHODS else ""
         dataset = method in graph_context.TRACING_DATASET_METHODS and ctx.is_dataset(func.value)  # type: ignore[attr-defined]
+        if method in graph_context.TRACING_DATASET_METHODS and not dataset and _not_tf_data(ctx, call):
+            method = None  # another library's ``map``: runs the function in Python
         kind = graph_context.handed_kind(name, method, receiver, dataset)
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
@@ -89,6 +91,35 @@ def _runs_a_session(ctx: ScopeContext) -> bool:
     return any(isinstance(c.func, ast.Attribute) and c.func.attr in ("run", "eval")
                and "sess" in ast.unparse(c.func.value).lower()
                for c in ctx.scope.nodes(ast.Call))
+
+
+def _not_tf_data(ctx: ScopeContext, call: ast.Call) -> bool:
+    """A ``.map(...)`` that cannot be tf.data's: a keyword none of tf.data's methods takes
+    (``dataset.map(f, batched=True)``), or a receiver built by a library whose ``map`` runs Python
+    (``grain.MapDataset.source(...)``, ``load_dataset(...)``), directly or through one more name."""
+    if any(kw.arg is not None and kw.arg not in graph_context.TF_DATA_KEYWORDS for kw in call.keywords):
+        return True
+    receiver = call.func.value  # type: ignore[attr-defined]
+    return _built_by_foreign(ctx, receiver, 2)
+
+
+def _built_by_foreign(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
+    while isinstance(node, (ast.Call, ast.Attribute)) and not _foreign_call(ctx, node):
+        node = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None  # type: ignore[assignment]
+        if node is None:
+            return False
+    if isinstance(node, ast.Call):
+        return True
+    if not isinstance(node, ast.Name) or depth == 0:
+        return False
+    values = [a.value for a in ctx.scope.nodes(ast.Assign)
+              if any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+    return any(_built_by_foreign(ctx, v, depth - 1) for v in values)
+
+
+def _foreign_call(ctx: ScopeContext, node: ast.AST) -> bool:
+    name = ctx.call_name(node) if isinstance(node, ast.Call) else None
+    return bool(name) and bool(graph_context.FOREIGN_DATA_MODULES.intersection(name.split(".")[:-1]))  # type: ignore[union-attr]
 
 
 def _receiver(ctx: ScopeContext, func: ast.expr) -> str:

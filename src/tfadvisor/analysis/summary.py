@@ -186,6 +186,12 @@ class FunctionSummary:
     # ``model.compile(...)``, ``model.fit(...)``, ``.train_on_batch(...)`` (module.py's ``_KERAS_RUNS``): it
     # sets up or runs a Keras model, which makes its own graphs (and cannot run inside a tf.function)
     keras_calls: int = 0
+    # Only a docstring, ``pass``, ``...`` or ``raise NotImplementedError``: an abstract method whose
+    # overrides do the work (``tf.function(self.train_step)`` in a base class runs the subclass's)
+    stub: bool = False
+    # Nested functions it returns (``return finalizer``): a factory, whose callers keep what it makes
+    returned_locals: list[str] = field(default_factory=list)
+    script_only: bool = False  # defined under ``if __name__ == "__main__":``: importers never see it
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -231,3 +237,6 @@ class ModuleSummary:
     # compiles the steps into a tf.function)
     eager_compiles: int = 0
     graph_compiles: int = 0
+    # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
+    # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)
+    dynamic_classes: set[str] = field(default_factory=set)

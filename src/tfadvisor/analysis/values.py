@@ -354,6 +354,10 @@ class Evaluator:
         return inner if inner in ("tensor", "numpy", "numpy32", "dataset") else "unknown"
 
     def _on_iter(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        if value[1] == ("call", "range") and (fn is None or not fn.decorated):
+            # ``for epoch in range(epochs):`` in eager code: Python ints (in a tf.function AutoGraph
+            # may make it a tf.range over a tensor bound)
+            return "primitive"
         inner = self.kind(value[1], fn, module, depth)
         if inner == "dataset" or inner == "tensor":
             return "tensor"  # a dataset's elements are tensors (or structures of them)

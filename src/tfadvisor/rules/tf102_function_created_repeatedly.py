@@ -136,6 +136,7 @@ class Trainer:
                 hit.callee = node.name  # type: ignore[attr-defined]  # about that tf.function (a hazard of it)
                 yield hit
             elif (is_tf_function_decorated(ctx, node) and not loops and in_function and fn is not None
+                  and not _traced_once(ctx, fn)
                   and called_repeatedly(ctx, node) and _name_called_in(ctx, node.name, ctx.scope.node)  # type: ignore[attr-defined]
                   and not _gets_new_object(ctx, node, ctx.scope.node)):  # type: ignore[arg-type]
                 # ``def train(...): @tf.function def step(...)`` with train() called once per epoch:
@@ -147,6 +148,13 @@ class Trainer:
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
+
+
+def _traced_once(ctx: ScopeContext, fn: ast.AST) -> bool:
+    """A function that TensorFlow Federated traces once, where it is defined
+    (``@tff.tensorflow.computation``): later calls run the serialized graph, not its Python body."""
+    return any((ctx.resolve(d.func if isinstance(d, ast.Call) else d) or "").startswith("tensorflow_federated.")
+               for d in getattr(fn, "decorator_list", ()))
 
 
 def _name_called_in(ctx: ScopeContext, name: str, loop: ast.AST) -> bool:

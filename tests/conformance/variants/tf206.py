@@ -3,6 +3,23 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("numpy-inside-a-py-function-decorator", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.py_function(Tout=tf.bool)
+        def best_match(cost_matrix):
+            assignment = np.zeros_like(cost_matrix, dtype=bool)
+            assignment[np.arange(len(cost_matrix)), np.argmin(cost_matrix, axis=1)] = True
+            return assignment
+
+        @tf.function(reduce_retracing=True)
+        def compute_matching(cost):
+            return best_match(cost)
+
+        def main():
+            return compute_matching(tf.constant([[1.0, 2.0], [2.0, 0.5]]))
+        """, tf="same", real=True),
     V("numpy-method-in-metric", """
         import tensorflow as tf
 

@@ -3,6 +3,52 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("epoch-of-a-range-over-a-parameter", """
+        import tensorflow as tf
+
+        generator = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+        opt = tf.keras.optimizers.Adam()
+
+        @tf.function
+        def train_step(image, target, epoch):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((generator(image) - target) ** 2)
+            grads = tape.gradient(loss, generator.trainable_variables)
+            opt.apply_gradients(zip(grads, generator.trainable_variables))
+            return loss * tf.cast(epoch, tf.float32)
+
+        def fit(train_ds, epochs):
+            for epoch in range(epochs):
+                for image, target in train_ds:
+                    loss = train_step(image, target, epoch)
+            return loss
+
+        def main():
+            ds = tf.data.Dataset.from_tensor_slices((tf.ones([4, 3]), tf.ones([4, 4]))).batch(2)
+            return fit(ds, 6)
+        """, tf="retraces", real=True),
+    V("index-forwarded-from-an-outer-loop", """
+        import tensorflow as tf
+
+        @tf.function
+        def ascent_step(img, filter_index, learning_rate):
+            with tf.GradientTape() as tape:
+                tape.watch(img)
+                loss = tf.reduce_mean(img[:, filter_index])
+            return img + learning_rate * tape.gradient(loss, img)
+
+        def visualize_filter(filter_index):
+            img = tf.random.uniform((1, 8))
+            for _ in range(3):
+                img = ascent_step(img, filter_index, 10.0)
+            return img
+
+        def main():
+            images = []
+            for filter_index in range(8):
+                images.append(visualize_filter(filter_index))
+            return images[-1]
+        """, tf="retraces", real=True),
     V("step-number-in-loop", """
         import tensorflow as tf
 
