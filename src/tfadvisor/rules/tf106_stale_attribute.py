@@ -90,9 +90,13 @@ class Scaler:
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         fn = ctx.function
-        cls = ctx.scope.cls
+        owner = ctx.scope  # a helper nested in a method reads the method's ``self`` (a closure)
+        while owner.cls is None and owner.parent is not None and not owner.parent.is_module and "self" not in ctx.params:
+            owner = owner.parent
+        cls = owner.cls
         if fn is None or cls is None or fn.name in _CONSTRUCTION:
             return
+        method = owner.node.name  # type: ignore[attr-defined]
         stale = _stale_attributes(ctx).get(cls.node.name)
         if not stale:
             return
@@ -103,7 +107,7 @@ class Scaler:
             attr = node.attr
             if (attr in stale and attr not in seen and attr not in written and isinstance(node.ctx, ast.Load)
                     and isinstance(node.value, ast.Name) and node.value.id == "self" and id(node) not in called
-                    and not _only_before_first_call(ctx, stale[attr], fn.name)):
+                    and not _only_before_first_call(ctx, stale[attr], method)):
                 seen.add(attr)
                 yield self.hit(node, f"reads self.{attr}, a plain Python value that {stale[attr]} changes: "
                                      f"graph code froze it when traced; use a tf.Variable")

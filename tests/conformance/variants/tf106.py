@@ -3,6 +3,30 @@
 from conformance.variant import V
 
 VARIANTS = [
+    V("read-in-a-helper-nested-in-the-step", """
+        import tensorflow as tf
+
+        class Runner:
+            def __init__(self):
+                self.alpha = 0.5
+
+            @tf.function
+            def train_step(self, x):
+                def weighted_loss(x):
+                    alpha = self.alpha
+                    return alpha * tf.reduce_mean(x * x)
+                return weighted_loss(x)
+
+            def train(self, steps):
+                losses = []
+                for step in range(steps):
+                    self.alpha = 1.0 - step / steps
+                    losses.append(self.train_step(tf.ones([2])))
+                return losses
+
+        def main():
+            return Runner().train(4)[-1]
+        """, tf="differs", real=True),
     V("bias-bumped-outside", """
         import tensorflow as tf
 
