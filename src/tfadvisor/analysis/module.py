@@ -854,13 +854,14 @@ def names_a_model(ctx: ScopeContext, node: ast.AST) -> bool:
 
 def _own_methods(ctx: ScopeContext) -> frozenset[str]:
     """The methods of the class around this scope: ``self._add_layer(...)`` calls one, not a layer."""
-    scope: Scope | None = ctx.scope
-    while scope is not None and scope.cls is None:
-        scope = scope.parent
-    if scope is None or scope.cls is None:
-        return frozenset()
-    cls = scope.cls.node
-    return frozenset(n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    def build() -> frozenset[str]:
+        scope: Scope | None = ctx.scope
+        while scope is not None and scope.cls is None:
+            scope = scope.parent
+        if scope is None or scope.cls is None:
+            return frozenset()
+        return frozenset(n.name for n in scope.cls.node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return ctx.scope.cached("own_methods", build)
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:

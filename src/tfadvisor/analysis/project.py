@@ -799,8 +799,18 @@ class Project:
         param = site.forwarded.get(key)
         if caller is None or param is None:
             return False
-        facts = self.functions[caller.id].params.get(param)
-        return facts is not None and facts.varying
+        linked = self.functions[caller.id]
+        facts = linked.params.get(param)
+        if facts is None or not facts.varying:
+            return False
+        # only a loop's own values (``for i in range(64): visualize_filter(i)``): a name the loop
+        # body rebinds to what a method returns may well be the same value every time
+        for _, outer in linked.callers:
+            for outer_key, pname, _kind in self.bind(outer, caller):
+                source = outer.sources.get(outer_key)
+                if pname == param and outer_key in outer.varying and (source is None or source[0] == "iter"):
+                    return True
+        return False
 
     def arg_kind(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> Kind:
         """An argument's kind, completed with what the project knows: a parameter passed through
