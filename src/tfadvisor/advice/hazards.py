@@ -60,7 +60,9 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
         # a function tf.py_function runs is Python even inside a graph: its hazards stay with it
         return frozenset() if project.functions[target.id].eager_reason is not None else theirs
 
-    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False, via=across)
+    eager_run = any(x.eager_reason is not None for x in project.functions.values())
+    folded = project.fold(lambda x: own[x.fn.id], lambda a, b: a | b, through_guarded=False,
+                          via=across if eager_run else None)
     found.hazards = {fid: folded[fid] | about.get(fid, set()) for fid in folded}
     return found
 

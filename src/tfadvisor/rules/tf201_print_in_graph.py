@@ -75,9 +75,12 @@ def encode(x):
     fix_description = "replace print(...) with tf.print(...): unsafe because tf.print formats differently and runs on every call"
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
+        prints = [c for c in ctx.scope.nodes(ast.Call) if ctx.call_name(c) == "print"]
+        if not prints:
+            return
         handled = {id(n) for h in ctx.scope.nodes(ast.ExceptHandler) for n in ast.walk(h)}
         handled |= _before_failing(ctx)
-        for call in ctx.scope.nodes(ast.Call):
+        for call in prints:
             assert isinstance(call, ast.Call)
             # in an except handler it runs only if tracing itself raises (an error of the graph
             # at run time never reaches the handler: TF402's business), not "once per trace"
