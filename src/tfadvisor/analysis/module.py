@@ -74,11 +74,11 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     # calls ``self(x)``): the program's loop, not Keras's graph
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
     drivers = _KERAS_DRIVERS - overridden
-    for call in (c for scope in (module_scope, *functions) for c in scope.nodes(ast.Call)):
+    for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.keras_driven = True
-        if any(k.arg == "dynamic" and _true_here(k.value, functions) for k in call.keywords):
-            made = _dynamic_class(call, functions)
+        if any(k.arg == "dynamic" and _true_here(k.value, scope) for k in call.keywords):
+            made = _dynamic_class(call, scope)
             if made:
                 summary.dynamic_classes.add(made)
         if _keras_compile(call):
@@ -986,33 +986,29 @@ def _periodic_test(test: ast.AST, on: Container[str] | None = None) -> bool:
                for m in ast.walk(test))
 
 
-def _true_here(value: ast.AST, functions: list[Scope]) -> bool:
-    """``True``, or a name bound to ``kwargs.pop("dynamic", True)`` (a default of True)."""
+def _true_here(value: ast.AST, scope: Scope) -> bool:
+    """``True``, or a name the scope binds to ``kwargs.pop("dynamic", True)`` (a default of True)."""
     if isinstance(value, ast.Constant):
         return value.value is True
     if not isinstance(value, ast.Name):
         return False
-    for f in functions:
-        for node in f.nodes(ast.Assign):
-            if (any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets)
-                    and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                    and node.value.func.attr in ("pop", "get") and len(node.value.args) == 2
-                    and isinstance(node.value.args[1], ast.Constant) and node.value.args[1].value is True):
-                return True
-    return False
+    return any(any(isinstance(t, ast.Name) and t.id == value.id for t in node.targets)
+               and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+               and node.value.func.attr in ("pop", "get") and len(node.value.args) == 2
+               and isinstance(node.value.args[1], ast.Constant) and node.value.args[1].value is True
+               for node in scope.nodes(ast.Assign))
 
 
-def _dynamic_class(call: ast.Call, functions: list[Scope]) -> str | None:
+def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
     """The class a ``dynamic=True`` call makes eager: ``Name(..., dynamic=True)``, or the class
     whose ``__init__`` holds ``super().__init__(..., dynamic=True)``."""
     func = call.func
     if isinstance(func, ast.Name):
         return func.id
     if (isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
-            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
-        init = next((f for f in functions if isinstance(f.node, ast.FunctionDef) and f.node.name == "__init__"
-                     and f.cls is not None and any(n is call for n in ast.walk(f.node))), None)
-        return init.cls.qualname if init is not None and init.cls is not None else None
+            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
+            and isinstance(scope.node, ast.FunctionDef) and scope.node.name == "__init__" and scope.cls is not None):
+        return scope.cls.qualname
     return None
 
 

@@ -104,12 +104,14 @@ def _not_tf_data(ctx: ScopeContext, call: ast.Call) -> bool:
 
 
 def _built_by_foreign(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
-    while isinstance(node, (ast.Call, ast.Attribute)) and not _foreign_call(ctx, node):
-        node = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else None  # type: ignore[assignment]
-        if node is None:
-            return False
-    if isinstance(node, ast.Call):
-        return True
+    """``grain.MapDataset.source(paths)``, ``ds.shuffle(10)`` on such a pipeline, or a name bound
+    to one (``depth`` names deep)."""
+    while isinstance(node, ast.Call):
+        if _foreign_call(ctx, node):
+            return True
+        if not isinstance(node.func, ast.Attribute):
+            return False  # the project's own builder: not known here
+        node = node.func.value  # a method of the pipeline: look at what it is called on
     if not isinstance(node, ast.Name) or depth == 0:
         return False
     values = [a.value for a in ctx.scope.nodes(ast.Assign)
@@ -117,9 +119,9 @@ def _built_by_foreign(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
     return any(_built_by_foreign(ctx, v, depth - 1) for v in values)
 
 
-def _foreign_call(ctx: ScopeContext, node: ast.AST) -> bool:
-    name = ctx.call_name(node) if isinstance(node, ast.Call) else None
-    return bool(name) and bool(graph_context.FOREIGN_DATA_MODULES.intersection(name.split(".")[:-1]))  # type: ignore[union-attr]
+def _foreign_call(ctx: ScopeContext, call: ast.Call) -> bool:
+    name = ctx.call_name(call) or ""
+    return bool(graph_context.FOREIGN_DATA_MODULES.intersection(name.split(".")[:-1]))
 
 
 def _receiver(ctx: ScopeContext, func: ast.expr) -> str:
