@@ -382,3 +382,33 @@ def test_an_epoch_of_a_range_over_a_parameter_retraces(tmp_path) -> None:  # typ
     step = next(fn for fn in report.functions if fn.qualname.endswith("train_step"))
     assert step.verdict is Verdict.RECONFIGURE
     assert "TF503" in step.reasons
+
+
+def test_a_trainer_that_makes_its_own_step_function_is_not_traced_by_keras() -> None:
+    """A backend's trainer (Keras's OpenVINO one) writes make_test_function itself: its test_step
+    runs however that method runs it, not in the tf.function Keras's own method would make."""
+    fns, _ = single("""
+        import numpy as np
+        import keras
+
+        class OpenVINOTrainer(keras.Model):
+            def _parameterize_data(self, data):
+                if isinstance(data, (list, tuple)):
+                    return [self._parameterize_data(e) for e in data]
+                return float(data) if np.isscalar(data) else np.asarray(data)
+
+            def test_step(self, data):
+                return self._parameterize_data(data)
+
+            def make_test_function(self, force=False):
+                def one_test_step(data):
+                    return self.test_step(data)
+                self.test_function = one_test_step
+                return one_test_step
+
+        model = OpenVINOTrainer()
+        model.compile()
+        model.evaluate(np.ones((4, 2)))
+        """)
+    assert "TF505" not in fns["OpenVINOTrainer.test_step"].reasons
+    assert "TF505" not in fns["OpenVINOTrainer._parameterize_data"].reasons

@@ -22,6 +22,11 @@ from tfadvisor.analysis.testcode import is_test_path
 T = TypeVar("T")
 
 
+# The method of a Keras trainer that makes the function each step runs in (a tf.function in Keras's).
+_STEP_MAKERS = {"train_step": "make_train_function", "test_step": "make_test_function",
+                "predict_step": "make_predict_function"}
+
+
 @dataclass
 class ParamFacts:
     kind: Kind = "unknown"
@@ -650,7 +655,12 @@ class Project:
 
         def traced_by_keras(x: Linked) -> bool:
             cls = x.fn.qualname.rsplit(".", 1)[0] if "." in x.fn.qualname else ""
-            return (x.fn.module, cls) not in dynamic and (x.fn.module, cls.rsplit(".", 1)[-1]) not in dynamic
+            if (x.fn.module, cls) in dynamic or (x.fn.module, cls.rsplit(".", 1)[-1]) in dynamic:
+                return False
+            # a class that writes its own make_train_function (a backend's trainer) decides how
+            # its step runs; Keras's tf.function is what that method would have made
+            maker = _STEP_MAKERS.get(x.fn.name)
+            return not (maker and cls and self.method(x.fn.module, cls, maker) is not None)
 
         roots = [fid for fid, x in self.functions.items()
                  if x.decorated or (x.graph_reason is not None and x.eager_reason is None)
