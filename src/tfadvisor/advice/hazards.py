@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tfadvisor.analysis.project import Linked, Project
-from tfadvisor.analysis.summary import FunctionSummary, Hit, ModuleSummary
+from tfadvisor.analysis.summary import CallSite, FunctionSummary, Hit, ModuleSummary
 from tfadvisor.rules.base import Rule
 
 # (rule code, severity, speculative): one hazard as the decision steps see it.
@@ -56,7 +56,7 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
                     continue
                 about[target].add((hit.rule, by_code[hit.rule].severity.value, hit.speculative))
             found.module_hits.append((mod, hit))
-    def across(caller: Linked, site: object, target: FunctionSummary, theirs: frozenset[HazardKey]) -> frozenset[HazardKey]:
+    def across(caller: Linked, site: CallSite, target: FunctionSummary, theirs: frozenset[HazardKey]) -> frozenset[HazardKey]:
         # a function tf.py_function runs is Python even inside a graph: its hazards stay with it
         return frozenset() if project.functions[target.id].eager_reason is not None else theirs
 

@@ -820,7 +820,7 @@ def _made_per_call(case: Case) -> str | None:
     outer = case.project.functions.get(function_id(fn.path, fn.qualname.rsplit(".<locals>.", 1)[0]))
     if outer is None or outer.fn.name in _BUILDER_NAMES or fn.name in outer.fn.returned_locals:
         return None  # a factory's product is kept by its caller: one tf.function per thing made
-    if any(name.startswith("tensorflow_federated.") for name, _ in outer.fn.decorators):
+    if graph_context.traced_once(name for name, _ in outer.fn.decorators):
         return None  # a TFF computation: its body is traced once, where it is defined
     repeated = [s for c, s in outer.callers if s.in_loop and not s.rare and not _in_test(case.project, c, s)]
     return outer.fn.name if repeated else None

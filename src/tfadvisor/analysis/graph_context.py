@@ -10,6 +10,7 @@ these sets by a test).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 Handed = Literal["graph", "eager", "needs-graph", "caller", "control-flow"]
@@ -100,6 +101,10 @@ KERAS_GRAPH_METHODS = frozenset({
 # methods, traced only inside a compiled step, and a custom loop calls them eagerly (TF 2.21: an
 # eager ``update_state`` appends on every call).
 KERAS_TRACED_METHODS = frozenset({"train_step", "test_step", "predict_step", "compute_loss", "compute_metrics"})
+# The method of a Keras trainer that makes the function each step runs in (Keras's makes a
+# tf.function): a class that writes its own decides how its step runs.
+KERAS_STEP_MAKERS = {"train_step": "make_train_function", "test_step": "make_test_function",
+                     "predict_step": "make_predict_function"}
 KERAS_METRIC_METHODS = frozenset({"update_state", "result"})
 # Of those, the model's steps: Keras runs them only from fit/evaluate/predict. A program that never
 # calls those and calls its own ``compute_loss`` or ``train_step`` from an eager loop runs them eagerly.
@@ -170,6 +175,13 @@ def _dataset_name(receiver: str) -> bool:
     could not follow where it comes from. ``pool.map`` (multiprocessing) and ``df.map`` are not."""
     last = receiver.rsplit(".", 1)[-1].strip("_")
     return "dataset" in last or last in ("ds", "data") or last.endswith(("_ds", "_data")) or last.startswith("ds_")
+
+
+def traced_once(decorators: Iterable[str]) -> bool:
+    """A function decorated so that it is traced once, where it is defined
+    (``@tff.tensorflow.computation``): later calls run the serialized graph, not its Python body,
+    so what its body makes (a nested tf.function) is made once."""
+    return any(name.startswith("tensorflow_federated.") for name in decorators)
 
 
 def is_distributed_call(method: str, receiver: str) -> bool:

@@ -1013,18 +1013,10 @@ def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
 
 
 def _handful(loop: ast.AST) -> bool:
-    """A loop of fewer than 10 iterations written in the code: ``range(9)`` (a 3x3 grid of plots),
-    ``ds.take(1)``, a literal list or tuple. Ten is left out: ``for epoch in range(10):`` trains."""
-    it = getattr(loop, "iter", None)
-    if isinstance(it, (ast.List, ast.Tuple)):
-        return len(it.elts) < 10
-    if not isinstance(it, ast.Call) or not it.args or not all(
-            isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
-        return False
-    values = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
-    if isinstance(it.func, ast.Name) and it.func.id == "range":
-        return values[-1] - (values[0] if len(values) == 2 else 0) < 10
-    return isinstance(it.func, ast.Attribute) and it.func.attr == "take" and values[0] < 10
+    """A loop of fewer than 10 written iterations: ``range(9)`` (a 3x3 grid of plots), ``ds.take(1)``.
+    Ten is left out: ``for epoch in range(10):`` trains."""
+    count = _written_iterations(loop)
+    return count is not None and count < 10
 
 
 def _few(ctx: ScopeContext, loop: ast.AST) -> bool:
@@ -1158,13 +1150,25 @@ def _padded(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
 def _few_iterations(loop: ast.AST) -> bool:
     """``for epoch in range(3)``: fewer iterations than the 5 traces TensorFlow warns at."""
     it = getattr(loop, "iter", None)
-    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
-        return False
-    bounds = it.args[:2]
-    if not all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
-        return False
-    values = [b.value for b in bounds]  # type: ignore[attr-defined]
-    return (values[-1] - (values[0] if len(values) == 2 else 0)) < 5
+    count = _written_iterations(loop) if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else None
+    return count is not None and count < 5
+
+
+def _written_iterations(loop: ast.AST) -> int | None:
+    """How many times a loop runs, when the code says it with literals: ``range(9)``,
+    ``range(1, 4)``, ``ds.take(1)``, a literal list or tuple; ``None`` otherwise."""
+    it = getattr(loop, "iter", None)
+    if isinstance(it, (ast.List, ast.Tuple)):
+        return len(it.elts)
+    if not isinstance(it, ast.Call) or not it.args or not all(
+            isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
+        return None
+    values: list[int] = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
+    if isinstance(it.func, ast.Name) and it.func.id == "range":
+        return values[-1] - (values[0] if len(values) == 2 else 0)
+    if isinstance(it.func, ast.Attribute) and it.func.attr == "take":
+        return values[0]
+    return None
 
 
 def _is_boolean(node: ast.AST) -> bool:

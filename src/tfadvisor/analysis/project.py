@@ -22,11 +22,6 @@ from tfadvisor.analysis.testcode import is_test_path
 T = TypeVar("T")
 
 
-# The method of a Keras trainer that makes the function each step runs in (a tf.function in Keras's).
-_STEP_MAKERS = {"train_step": "make_train_function", "test_step": "make_test_function",
-                "predict_step": "make_predict_function"}
-
-
 @dataclass
 class ParamFacts:
     kind: Kind = "unknown"
@@ -659,7 +654,7 @@ class Project:
                 return False
             # a class that writes its own make_train_function (a backend's trainer) decides how
             # its step runs; Keras's tf.function is what that method would have made
-            maker = _STEP_MAKERS.get(x.fn.name)
+            maker = graph_context.KERAS_STEP_MAKERS.get(x.fn.name)
             return not (maker and cls and self.method(x.fn.module, cls, maker) is not None)
 
         roots = [fid for fid, x in self.functions.items()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tfadvisor.analysis import tfapi
+from tfadvisor.analysis import graph_context, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -151,10 +151,8 @@ class Trainer:
 
 
 def _traced_once(ctx: ScopeContext, fn: ast.AST) -> bool:
-    """A function that TensorFlow Federated traces once, where it is defined
-    (``@tff.tensorflow.computation``): later calls run the serialized graph, not its Python body."""
-    return any((ctx.resolve(d.func if isinstance(d, ast.Call) else d) or "").startswith("tensorflow_federated.")
-               for d in getattr(fn, "decorator_list", ()))
+    return graph_context.traced_once(ctx.resolve(d.func if isinstance(d, ast.Call) else d) or ""
+                                     for d in getattr(fn, "decorator_list", ()))
 
 
 def _name_called_in(ctx: ScopeContext, name: str, loop: ast.AST) -> bool:

@@ -194,25 +194,28 @@ def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
     gradients flow; the judge ran it). An encoder of this file built from Keras's Dense is not one
     (heldout12: its weights are built in the trace)."""
     classes = {c.name: c for c in ast.walk(module_scope(ctx.scope).node) if isinstance(c, ast.ClassDef)}
-    layers = [ctx.resolve(call.func) or "" for call in _made_on_self(cls)]
-    layers = [n for n in layers if n.rsplit(".", 1)[-1][:1].isupper()]  # class names, not helper calls
-    if not layers or any(_framework(n) for n in layers):
+    layers = [name for name in _made_on_self(ctx, cls) if name.rsplit(".", 1)[-1][:1].isupper()]  # classes
+    if not layers or any(tfapi.is_keras_layer(n) for n in layers):
         return False
-    here = [classes[n] for n in layers if n in classes]
-    return not any(_framework(ctx.resolve(call.func) or "") for c in here for call in _made_on_self(c))
+    return not any(tfapi.is_keras_layer(n) for c in layers if c in classes for n in _made_on_self(ctx, classes[c]))
 
 
-def _made_on_self(cls: ast.ClassDef) -> list[ast.Call]:
-    """Calls whose result a method stores on self (``self.dense1 = Dense(...)``)."""
-    return [node.value for node in ast.walk(cls) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-            and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
-                    for t in node.targets)]
+def _made_on_self(ctx: ScopeContext, cls: ast.ClassDef) -> list[str]:
+    """What the class's methods call to make the objects they store on self (``self.dense1 =
+    Dense(...)``: ``Dense``, resolved)."""
+    return [ctx.resolve(v.func) or "" for vs in _self_values(cls).values() for v in vs if isinstance(v, ast.Call)]
 
 
-def _framework(name: str) -> bool:
-    """A Keras or TensorFlow layer or model made (not a ``tf.Variable``: that one exists already)."""
-    last = name.rsplit(".", 1)[-1]
-    return name.startswith(("keras.", "tensorflow.")) and last[:1].isupper() and last != "Variable"
+def _self_values(cls: ast.ClassDef) -> dict[str, list[ast.AST]]:
+    """Attribute of self -> every value the class's methods assign to it."""
+    values: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"):
+                    values.setdefault(target.attr, []).append(node.value)
+    return values
 
 
 def _handed_in(cls: ast.ClassDef) -> set[str]:
@@ -223,14 +226,7 @@ def _handed_in(cls: ast.ClassDef) -> set[str]:
     if init is None:
         return set()
     params = {a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]} - {"self"}
-    values: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(cls):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
-                        and target.value.id == "self"):
-                    values.setdefault(target.attr, []).append(node.value)
-    return {attr for attr, vs in values.items()
+    return {attr for attr, vs in _self_values(cls).items()
             if all(isinstance(v, ast.Name) and v.id in params for v in vs)}
 
 
