@@ -231,4 +231,42 @@ VARIANTS = [
                 opt.learning_rate = 0.1 / (step + 2)
             return out
         """, tf="same", real=True, note="a Keras optimizer's learning_rate is a variable: the graph reads it"),
+    V("global-set-once-at-start-up", """
+        import tensorflow as tf
+
+        scale = 1.0
+
+        def configure():
+            global scale
+            scale = 3.0
+
+        @tf.function
+        def apply(x):
+            return x * scale
+
+        configure()
+
+        def main():
+            return [apply(tf.ones([2])) for _ in range(3)]
+        """, tf="same", real=True, note="a main() that sets its globals once, before anything is traced: the first trace reads them"),
+    V("fresh-function-handed-to-the-call-that-rebinds", """
+        import tensorflow as tf
+
+        def run(fn):
+            return fn()
+
+        def main():
+            out = []
+            text = tf.constant([1.0, 2.0])
+            for _ in range(3):
+                text = text + 1.0
+
+                @tf.function
+                def first():
+                    return text[0] * 2.0
+
+                text = tf.stack([run(first), text[1]])
+                out.append(text)
+            return out
+        """, tf="same", real=True, note="defined anew on every pass and run by the call whose result rebinds what it reads"),
 ]
