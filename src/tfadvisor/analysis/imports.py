@@ -12,6 +12,7 @@ from functools import lru_cache
 
 _PREFIX_REWRITES = (
     ("tensorflow.compat.v2.", "tensorflow."),
+    ("tensorflow.compat.v1.keras.", "keras."),  # the same Keras (tf.compat.v1.keras.layers.Conv2D is a layer)
     ("tensorflow.compat.v1.", "tensorflow.compat.v1."),
     ("tensorflow.keras.", "keras."),
     ("tensorflow.python.keras.", "keras."),
@@ -41,6 +42,8 @@ def canonical(name: str) -> str:
 
 # Aliases so conventional that a name bound by no import but used after a star import is them.
 _CONVENTIONAL = {"tf": "tensorflow", "np": "numpy"}
+# Packages where those names are something else (``from tensorflow.compat import v1``; ROS's ``tf``).
+_CONVENTIONAL_HOMES = ("tensorflow", "numpy", "keras", "tf")
 
 
 class ImportMap:
@@ -71,6 +74,9 @@ class ImportMap:
                 self.star = True
                 continue
             full = f"{base}.{alias.name}" if base else alias.name
+            if alias.name in _CONVENTIONAL and not base.startswith(_CONVENTIONAL_HOMES):
+                # ``from lab_utils import tf, np``: a project module handing on its own imports
+                full = _CONVENTIONAL[alias.name]
             self.names[alias.asname or alias.name] = canonical(full)
 
     def _from_base(self, node: ast.ImportFrom) -> str | None:

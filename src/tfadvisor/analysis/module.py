@@ -531,14 +531,18 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     """``x * w``, ``a - b`` on tensors are ops too; on parameters of unknown kind, ops if they
     turn out to be tensors (``fn.param_ops``)."""
     ops = 0
-    module_tensors = _module_tensors(ctx)
+    outer_tensors = _module_tensors(ctx) | _captured_tensors(ctx)
+    # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def: a slice op
+    ops += sum(1 for sub in ctx.scope.nodes(ast.Subscript)
+               if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
+               and sub.value.id not in ctx.local_names and isinstance(sub.ctx, ast.Load))
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)
         if kind == "unknown":
             fn.opaque_arithmetic += 1
         if kind != "tensor":
             # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
-            ops += any(isinstance(side, ast.Name) and side.id in module_tensors and side.id not in ctx.local_names
+            ops += any(isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
                        for side in (binop.left, binop.right))
             continue
         if all(params[d].kind == "tensor" for d in deps if d in params):
@@ -561,6 +565,20 @@ def _module_tensors(ctx: ScopeContext) -> frozenset[str]:
                     out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
         return frozenset(out)
     return root.cached("module_tensors", build)
+
+
+def _captured_tensors(ctx: ScopeContext) -> frozenset[str]:
+    """Names the enclosing functions bind to a tensor op's result or a variable (a closure reads them)."""
+    out: set[str] = set()
+    scope = ctx.scope.parent
+    while scope is not None and not scope.is_module:
+        for stmt in scope.nodes(ast.Assign):
+            if isinstance(stmt.value, ast.Call):
+                name = ctx.call_name(stmt.value)
+                if tfapi.creates_variable(name) or tfapi.is_tensor_op(name):
+                    out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        scope = scope.parent
+    return frozenset(out)
 
 
 def _attribute_evidence(ctx: ScopeContext, params: dict[str, Param]) -> None:
@@ -864,6 +882,20 @@ def _own_methods(ctx: ScopeContext) -> frozenset[str]:
     return ctx.scope.cached("own_methods", build)
 
 
+def _fed_back(ctx: ScopeContext) -> dict[int, frozenset[str]]:
+    """Call id -> the names its result rebinds (``x, cnt = step(x, cnt)``): passed back in on the
+    next pass, they hold what the call returned, tensors for a tf.function, not the Python numbers
+    they started as (TensorFlow 2.21: two traces in all, not one per value)."""
+    def build() -> dict[int, frozenset[str]]:
+        out: dict[int, frozenset[str]] = {}
+        for node in ctx.scope.nodes(ast.Assign):
+            if isinstance(node.value, ast.Call):
+                out[id(node.value)] = frozenset(
+                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        return out
+    return ctx.scope.cached("fed_back", build)
+
+
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if isinstance(arg, ast.Starred):
@@ -886,6 +918,8 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         if not name or name in _BUILTINS or name.split(".", 1)[0] in LIBRARY_ROOTS:
             continue
         varying_names = loops.get(id(call))
+        if varying_names:
+            varying_names = varying_names - _fed_back(ctx).get(id(call), frozenset())
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
                         on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call))
@@ -958,9 +992,12 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     loops = [n for n in chain if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
     if not loops:
         return False
-    if all(_handful(loop) for loop in loops):
+    counted = [loop for loop in loops if not _handful(loop)]
+    if not counted:
         return True  # ``for i in range(9):`` plotting nine augmented images: a handful of calls
-    inner = loops[-1]
+    # the innermost loop that repeats: ``for x in val_ds.take(1):`` under ``if step % 100 == 0:``
+    # inside the loop over batches runs once per hundred batches
+    inner = counted[-1]
     after = chain[chain.index(inner) + 1:]
     if any(isinstance(n, ast.If) and _periodic_test(n.test) for n in after):
         return True
@@ -1156,12 +1193,21 @@ def _few_iterations(loop: ast.AST) -> bool:
 
 def _written_iterations(loop: ast.AST) -> int | None:
     """How many times a loop runs, when the code says it with literals: ``range(9)``,
-    ``range(1, 4)``, ``ds.take(1)``, a literal list or tuple; ``None`` otherwise."""
-    it = getattr(loop, "iter", None)
+    ``range(1, 4)``, ``ds.take(1)``, a literal list or tuple, ``zip``/``enumerate`` of those;
+    ``None`` otherwise."""
+    return _written_length(getattr(loop, "iter", None))
+
+
+def _written_length(it: ast.AST | None) -> int | None:
     if isinstance(it, (ast.List, ast.Tuple)):
         return len(it.elts)
-    if not isinstance(it, ast.Call) or not it.args or not all(
-            isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
+    if not isinstance(it, ast.Call) or not it.args:
+        return None
+    if isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate"):
+        # ``zip(test_x.take(1), test_y.take(1))``: as many as the shortest it says
+        known = [n for n in map(_written_length, it.args[:1] if it.func.id == "enumerate" else it.args) if n is not None]
+        return min(known) if known else None
+    if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
         return None
     values: list[int] = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
     if isinstance(it.func, ast.Name) and it.func.id == "range":

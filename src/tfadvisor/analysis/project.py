@@ -48,6 +48,7 @@ class Linked:
     graph_reason: str | None = None  # why it runs as a graph without a decorator of its own
     needs_graph: list[str] = field(default_factory=list)  # why it must stay a tf.function
     eager_reason: str | None = None  # why it runs eagerly even inside a graph (tf.py_function)
+    graph_root: str | None = None  # the function whose tracing makes it graph code (itself, a caller)
     control_flow: str | None = None  # where it is handed to tf.while_loop, tf.cond, tf.map_fn ...
     framework: str | None = None  # "keras" / "framework": a method such a framework calls for you
     repeated: bool = False  # a call site runs it many times (in a loop, or from such a function)
@@ -681,6 +682,7 @@ class Project:
             graph.update(self.graph_code(nested))
         for fid, root in graph.items():
             linked = self.functions[fid]
+            linked.graph_root = root
             if linked.decorated or linked.graph_reason is not None:
                 continue
             origin = self.functions[root]

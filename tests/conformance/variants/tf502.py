@@ -229,4 +229,19 @@ VARIANTS = [
         def main():
             return noop(tf.ones([2]))
         """, tf="empty"),
+    V("slices-a-tensor-of-the-enclosing-function", """
+        import tensorflow as tf
+
+        def main():
+            out = []
+            for batch in ([1.0, 2.0], [3.0, 4.0]):
+                text = tf.constant(batch)
+
+                @tf.function
+                def first():
+                    return text[0]
+
+                out.append(first())
+            return out
+        """, tf="same", real=True, note="the slice of the captured tensor is the graph's op (strategy.run's per-replica shard)"),
 ]

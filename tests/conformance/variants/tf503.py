@@ -164,4 +164,39 @@ VARIANTS = [
             x = tf.range(10)
             return [pick(x, i) for i in range(10)]
         """, tf="retraces"),
+    V("counter-fed-back-from-the-result", """
+        import tensorflow as tf
+
+
+        def train(model, dataset, epochs, accum_steps):
+            optimizer = tf.keras.optimizers.SGD(0.1)
+            accum = [tf.zeros_like(v) for v in model.trainable_variables]
+
+            @tf.function
+            def train_step(x, y, accum, cnt):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                accum = [a + g for a, g in zip(accum, grads)]
+                if cnt >= accum_steps:
+                    optimizer.apply_gradients(zip([a / cnt for a in accum], model.trainable_variables))
+                    accum = [tf.zeros_like(a) for a in accum]
+                    cnt = 0.
+                return loss, accum, cnt
+
+            cnt = 0.
+            for epoch in range(epochs):
+                for x, y in dataset:
+                    cnt += 1
+                    loss, accum, cnt = train_step(x, y, accum, cnt)
+            return loss
+
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.build((None, 3))
+            ds = tf.data.Dataset.from_tensor_slices((tf.ones([16, 3]), tf.ones([16, 1]))).batch(2)
+            return train(model, ds, 2, 4)
+        """, tf="same", real=True,
+      note="the count goes in a Python float once; from the second call on it is the tensor the function returned"),
 ]
