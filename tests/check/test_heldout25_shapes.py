@@ -4,8 +4,11 @@ on by a project module (``from lab_utils import tf``), model-building helpers wr
 tf.function run by the call that rebinds what it reads, a setter another file calls, and a
 reporter run under ``if step % n == 0:`` through a ``take(1)`` loop.
 
-Each test is a small program written afresh in the shape the corpus showed; each fails at the
-heldout25 freeze (1294805).
+Each test is a small program written afresh in the shape the corpus showed. Six fail at the
+heldout25 freeze (1294805): what changed. The others are guards that pass at the freeze and after:
+what the changes must not undo (a schedule that sets a global in the training loop, a hook the loop
+calls, a loss a periodic print reads) or must not bring (a parameter taken for a module's tensor, a
+test's pipeline taken for the workload: both went wrong during the development, and were fixed).
 """
 
 from __future__ import annotations
@@ -250,3 +253,83 @@ def test_a_per_replica_function_slicing_a_captured_tensor_does_tensor_work() -> 
         """)
     assert fns["translate.<locals>.text_as_per_replica"].verdict is Verdict.KEEP
     assert claims == []
+
+
+def test_a_loss_the_step_calls_and_a_periodic_print_reads_is_covered_by_the_step() -> None:
+    """``loss`` is called inside ``grad`` (to be decorated) and every 20 steps for a print: the hot
+    path is the step's graph; the printed calls are a few (heldout25: judged leave-eager)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        W, B = tf.Variable(5.0), tf.Variable(10.0)
+        inputs = tf.random.normal([2000])
+        targets = inputs * 3 + 2
+
+        def loss(x, y):
+            return tf.reduce_mean(tf.square(x * W + B - y))
+
+        def grad(x, y):
+            with tf.GradientTape() as tape:
+                value = loss(x, y)
+            return tape.gradient(value, [W, B])
+
+        optimizer = tf.keras.optimizers.SGD(0.01)
+        print("Initial loss: {:.3f}".format(loss(inputs, targets)))
+        for i in range(300):
+            optimizer.apply_gradients(zip(grad(inputs, targets), [W, B]))
+            if i % 20 == 0:
+                print("Loss at step {:03d}: {:.3f}".format(i, loss(inputs, targets)))
+        print("Final loss: {:.3f}".format(loss(inputs, targets)))
+        """)
+    assert fns["grad"].verdict is Verdict.DECORATE
+    assert fns["loss"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_a_parameter_named_like_a_module_tensor_is_the_parameter() -> None:
+    """A notebook binds ``x = tf.ones(...)`` in a later cell; ``naive_relu(x)``'s own ``x`` is the
+    NumPy array it is given: its ``x[i, j]`` is Python indexing (heldout25 development)."""
+    fns, _ = single("""
+        import numpy as np
+        import tensorflow as tf
+
+        def naive_relu(x):
+            x = x.copy()
+            for i in range(x.shape[0]):
+                for j in range(x.shape[1]):
+                    x[i, j] = max(x[i, j], 0)
+            return x
+
+        z = np.random.random((20, 100))
+        for _ in range(1000):
+            z = naive_relu(z)
+
+        x = tf.ones([2, 2])
+        """)
+    assert fns["naive_relu"].verdict is Verdict.LEAVE_EAGER
+
+
+def test_a_tests_pipeline_makes_no_library_helper_to_fix(tmp_path: Path) -> None:
+    """A library's registry helper called by a test's ``Dataset.map`` function is not graph code
+    of the workload: no fix-first for it (heldout25 development: judged leave-eager)."""
+    fns, _ = project(tmp_path, {
+        "registry.py": """
+            import tensorflow as tf
+
+            _REGISTRY = {}
+
+            def add_to_collection(name, value):
+                _REGISTRY[name] = value
+                return tf.identity(value)
+            """,
+        "registry_test.py": """
+            import tensorflow as tf
+            from registry import add_to_collection
+
+            class RegistryTest(tf.test.TestCase):
+                def test_map(self):
+                    def parse(x):
+                        return add_to_collection("x", x)
+                    list(tf.data.Dataset.range(3).map(parse))
+            """,
+    })
+    assert fns["add_to_collection"].verdict is not Verdict.FIX_FIRST

@@ -754,8 +754,9 @@ def _traced_by_an_api(case: Case) -> bool:
     through the eager caller that was handed over: no decorator of the project's carries its fix."""
     linked = case.linked
     root = case.project.functions.get(linked.graph_root) if linked.graph_root else None
+    # a test's pipeline is not the workload: it makes no library helper graph code to fix
     return any(x is not None and not x.decorated and (x.graph_reason or "").startswith("handed to an API")
-               for x in (linked, root))
+               and not case.project.is_test(x.fn) for x in (linked, root))
 
 
 def _shape_retraces(case: Case) -> Decision | None:
@@ -894,12 +895,12 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         return False  # called on objects whose class we could not tell: callers we cannot see
     graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
              and (c.id in project.graph_roots or c.id in to_decorate or (once_ok and c.decorator_disabled))]
-    # The hot path runs in graph code; other call sites, outside loops, call it once or twice (a
-    # notebook that prints one loss before training): still covered.
+    # The hot path runs in graph code; other call sites, outside loops or rare in them, call it a
+    # few times (a notebook that prints the loss before training and every 20 steps): still covered.
     return bool(graph) and all(
         (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate
                                                       or (once_ok and c.decorator_disabled)))
-        or (once_ok and not site.in_loop and (c is None or not project.functions[c.id].repeated))
+        or (once_ok and (not site.in_loop or site.rare) and (c is None or not project.functions[c.id].repeated))
         for c, site in callers)
 
 

@@ -535,7 +535,8 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def: a slice op
     ops += sum(1 for sub in ctx.scope.nodes(ast.Subscript)
                if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
-               and sub.value.id not in ctx.local_names and isinstance(sub.ctx, ast.Load))
+               and sub.value.id not in ctx.local_names and sub.value.id not in params
+               and isinstance(sub.ctx, ast.Load))
     for binop in ctx.scope.nodes(ast.BinOp):
         kind, deps = ctx.kind_deps(binop)
         if kind == "unknown":
@@ -543,6 +544,7 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
         if kind != "tensor":
             # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
             ops += any(isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
+                       and side.id not in params
                        for side in (binop.left, binop.right))
             continue
         if all(params[d].kind == "tensor" for d in deps if d in params):
