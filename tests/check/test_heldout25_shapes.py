@@ -4,7 +4,7 @@ on by a project module (``from lab_utils import tf``), model-building helpers wr
 tf.function run by the call that rebinds what it reads, a setter another file calls, and a
 reporter run under ``if step % n == 0:`` through a ``take(1)`` loop.
 
-Each test is a small program written afresh in the shape the corpus showed. Six fail at the
+Each test is a small program written afresh in the shape the corpus showed. Seven fail at the
 heldout25 freeze (1294805): what changed. The others are guards that pass at the freeze and after:
 what the changes must not undo (a schedule that sets a global in the training loop, a hook the loop
 calls, a loss a periodic print reads) or must not bring (a parameter taken for a module's tensor, a
@@ -333,3 +333,44 @@ def test_a_tests_pipeline_makes_no_library_helper_to_fix(tmp_path: Path) -> None
             """,
     })
     assert fns["add_to_collection"].verdict is not Verdict.FIX_FIRST
+
+
+def test_a_module_named_like_a_test_that_training_scripts_call_is_workload(tmp_path: Path) -> None:
+    """``utils/train_validation_test.py`` holds the ``validation()`` the training scripts call per
+    epoch: a module of the workload, not test code (heldout25: judged decorate). A real test file
+    that calls the same function stays test code."""
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "__init__.py").write_text("")
+    fns, _ = project(tmp_path, {
+        "utils/train_validation_test.py": """
+            import tensorflow as tf
+
+            def validation(model, loss_fn, metric, ds):
+                for x, y in ds:
+                    logits = model(x, training=False)
+                    metric.update_state(loss_fn(y, logits))
+                return metric.result()
+            """,
+        "train.py": """
+            import tensorflow as tf
+            from utils.train_validation_test import validation
+
+            model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
+            loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+            metric = tf.keras.metrics.Mean()
+            val_ds = tf.data.Dataset.from_tensor_slices((tf.ones([64, 4]), tf.zeros([64], tf.int64))).batch(8)
+            for epoch in range(20):
+                validation(model, loss_fn, metric, val_ds)
+            """,
+        "test_model.py": """
+            from utils.train_validation_test import validation
+
+            def test_validation_runs():
+                assert validation is not None
+
+            def helper_for_tests(x):
+                return x
+            """,
+    })
+    assert "test code" not in " ".join(fns["validation"].assumptions)
+    assert "test code" in " ".join(fns["helper_for_tests"].assumptions)

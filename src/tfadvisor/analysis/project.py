@@ -103,8 +103,27 @@ class Project:
         self._link()
 
     def is_test(self, fn: FunctionSummary) -> bool:
-        """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py)."""
-        return testcode.is_test(fn, self.test_classes)
+        """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py).
+        A file named like a test whose functions the workload calls is a module of the workload
+        (``utils/train_validation_test.py``'s ``train()`` and ``validation()``, called by the
+        training scripts: heldout25)."""
+        return testcode.is_test(fn, self.test_classes, self._workload_test_named)
+
+    @cached_property
+    def _workload_test_named(self) -> frozenset[str]:
+        """Files named like tests (``*_test.py``) some of whose functions code outside test files
+        calls. Asked once the calls are linked."""
+        out: set[str] = set()
+        for linked in self.functions.values():
+            path = linked.fn.path
+            if not testcode.is_test_path(path) or path in out:
+                continue
+            for caller, site in linked.callers:
+                where = caller.path if caller is not None else self.path_of_site(site)
+                if not testcode.is_test_path(where) and (caller is None or not testcode.is_test(caller, self.test_classes)):
+                    out.add(path)
+                    break
+        return frozenset(out)
 
     # -- resolution ---------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:

@@ -6,7 +6,8 @@ Test code is known by where it is, as the test runners find it, never by a name 
 name the evaluation step ``test_step``).
 
 - test files, as pytest collects them (``test_*.py``, ``*_test.py``, ``conftest.py``) and files
-  under a ``tests/`` folder;
+  under a ``tests/`` folder, unless the workload calls their functions (``train_validation_test.py``
+  holding the ``train()`` a training script calls is a module of the workload);
 - methods of ``unittest.TestCase`` classes (``tf.test.TestCase``, absl's ``parameterized.TestCase``
   and the project's own subclasses of them), wherever they are, and functions nested in them.
 """
@@ -33,9 +34,12 @@ def is_test_case(bases: Iterable[str]) -> bool:
     return any(b.rsplit(".", 1)[-1] in _TEST_CASE_BASES or b.endswith(_TEST_CASE_BASES) for b in bases)
 
 
-def is_test(fn: FunctionSummary, test_classes: frozenset[tuple[str, str]] = frozenset()) -> bool:
-    """``test_classes``: (module, class qualname) of the project's TestCase classes."""
-    if is_test_path(fn.path):
+def is_test(fn: FunctionSummary, test_classes: frozenset[tuple[str, str]] = frozenset(),
+            workload_files: frozenset[str] = frozenset()) -> bool:
+    """``test_classes``: (module, class qualname) of the project's TestCase classes;
+    ``workload_files``: files named like tests that the workload imports and calls, which hold no
+    test code but their TestCase classes."""
+    if is_test_path(fn.path) and fn.path not in workload_files:
         return True
     outer_class = fn.class_qualname
     if outer_class is None and ".<locals>." in fn.qualname:
