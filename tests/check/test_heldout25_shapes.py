@@ -4,7 +4,7 @@ on by a project module (``from lab_utils import tf``), model-building helpers wr
 tf.function run by the call that rebinds what it reads, a setter another file calls, and a
 reporter run under ``if step % n == 0:`` through a ``take(1)`` loop.
 
-Each test is a small program written afresh in the shape the corpus showed. Seven fail at the
+Each test is a small program written afresh in the shape the corpus showed. Eight fail at the
 heldout25 freeze (1294805): what changed. The others are guards that pass at the freeze and after:
 what the changes must not undo (a schedule that sets a global in the training loop, a hook the loop
 calls, a loss a periodic print reads) or must not bring (a parameter taken for a module's tensor, a
@@ -374,3 +374,30 @@ def test_a_module_named_like_a_test_that_training_scripts_call_is_workload(tmp_p
     })
     assert "test code" not in " ".join(fns["validation"].assumptions)
     assert "test code" in " ".join(fns["helper_for_tests"].assumptions)
+
+
+def test_a_decorated_placeholder_function_only_costs_a_trace() -> None:
+    """``@tf.function def _roi_loss(): pass`` at module level has no overrides to run, unlike an
+    abstract method: undecorate (heldout25: judged undecorate first)."""
+    fns, _ = single("""
+        import tensorflow as tf
+
+        @tf.function
+        def _roi_loss():
+            pass
+
+        class Detector(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self._loss_function = _roi_loss()
+
+            @tf.function
+            def loss(self, x):
+                pass
+
+        class Faster(Detector):
+            def loss(self, x):
+                return tf.reduce_sum(x)
+        """)
+    assert fns["_roi_loss"].verdict is Verdict.UNDECORATE
+    assert fns["Detector.loss"].verdict is Verdict.KEEP

@@ -853,7 +853,8 @@ def _varying_words(varying: list[str]) -> str:
 def _pure_python(case: Case) -> Decision | None:
     if case.facts.tensor_computation:
         return None
-    if case.fn.stub and case.linked.decorated:
+    if case.fn.stub and case.linked.decorated and case.fn.class_qualname is not None:
+        # (a module function whose body is ``pass`` has no overrides to run: it only costs a trace)
         return Decision(Verdict.KEEP, assumptions=[
             "an abstract method (no body): the tf.function runs its overrides, which do the work"])
     if case.linked.opaque:

@@ -244,4 +244,18 @@ VARIANTS = [
                 out.append(first())
             return out
         """, tf="same", real=True, note="the slice of the captured tensor is the graph's op (strategy.run's per-replica shard)"),
+    V("module-function-whose-body-is-pass", """
+        import tensorflow as tf
+
+        @tf.function
+        def roi_loss():
+            pass
+
+        class Model:
+            def __init__(self):
+                self.loss_function = roi_loss()
+
+        def main():
+            return [Model().loss_function for _ in range(3)]
+        """, tf="empty", real=True, note="a placeholder left decorated: nothing to override it, only a trace"),
 ]
