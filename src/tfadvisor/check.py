@@ -23,7 +23,6 @@ from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
 from tfadvisor.analysis.module import summarize
 from tfadvisor.analysis.project import Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
-from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import Config
 from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, SkippedLines, Verdict
 from tfadvisor.paths import display_path
@@ -345,12 +344,12 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
                 continue
             if rule_cls.entry_only and not (linked.decorated or fid in fix_first):
                 continue  # a helper's own arguments, inside someone else's tf.function
-            if hit.path is not None and (is_test_path(hit.path) or hit.path in project.tf1):
+            if hit.path is not None and (project.is_test_file(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
             later = rule_cls.scope in ("graph", "project") and fid in graph and fid not in sure
             findings.append(_finding(rule_cls, hit, linked, spec, once_decorated=later))
     for mod, hit in found.module_hits:
-        if not is_test_path(mod.path) and mod.path not in project.tf1:
+        if not project.is_test_file(mod.path) and mod.path not in project.tf1:
             findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
     if "TF100" in by_code:  # TF1 code is out of scope: said once per file
         for path, (line, col, name) in project.tf1.items():

@@ -20,7 +20,6 @@ from tfadvisor.analysis import graph_context, values
 from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import Linked, ParamFacts, Project
 from tfadvisor.analysis.summary import CallSite, FunctionSummary
-from tfadvisor.analysis.testcode import is_test_path
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
 from tfadvisor.wording import names, verb
@@ -463,7 +462,7 @@ def _called_eagerly_in_loops(case: Case) -> bool:
 def _in_test(project: Project, caller, site) -> bool:
     if caller is not None:
         return project.is_test(caller)
-    return is_test_path(project.path_of_site(site))
+    return project.is_test_file(project.path_of_site(site))
 
 
 def _drives_batches(case: Case) -> Decision | None:

@@ -531,7 +531,7 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     """``x * w``, ``a - b`` on tensors are ops too; on parameters of unknown kind, ops if they
     turn out to be tensors (``fn.param_ops``)."""
     ops = 0
-    outer_tensors = _module_tensors(ctx) | _captured_tensors(ctx)
+    outer_tensors = _outer_tensors(ctx)
     # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def: a slice op
     ops += sum(1 for sub in ctx.scope.nodes(ast.Subscript)
                if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
@@ -554,32 +554,31 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     return ops
 
 
-def _module_tensors(ctx: ScopeContext) -> frozenset[str]:
-    """Module-level names bound to a variable or a tensor op's result."""
+def _outer_tensors(ctx: ScopeContext) -> frozenset[str]:
+    """Names bound to a variable or a tensor op's result outside this function: at module level,
+    or in the functions it is nested in (a closure reads them). Each scope's are found once."""
     root = ctx.scope.root
-
-    def build() -> frozenset[str]:
-        out: set[str] = set()
-        for stmt in getattr(root.node, "body", []):
-            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
-                name = ctx.call_name(stmt.value)
-                if tfapi.creates_variable(name) or tfapi.is_tensor_op(name):
-                    out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        return frozenset(out)
-    return root.cached("module_tensors", build)
-
-
-def _captured_tensors(ctx: ScopeContext) -> frozenset[str]:
-    """Names the enclosing functions bind to a tensor op's result or a variable (a closure reads them)."""
-    out: set[str] = set()
+    out = set(root.cached("tensor_names", lambda: _bound_to_tensors(
+        ctx, [s for s in getattr(root.node, "body", []) if isinstance(s, ast.Assign)])))
     scope = ctx.scope.parent
     while scope is not None and not scope.is_module:
-        for stmt in scope.nodes(ast.Assign):
-            if isinstance(stmt.value, ast.Call):
-                name = ctx.call_name(stmt.value)
-                if tfapi.creates_variable(name) or tfapi.is_tensor_op(name):
-                    out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        out |= _function_tensors(ctx, scope)
         scope = scope.parent
+    return frozenset(out)
+
+
+def _function_tensors(ctx: ScopeContext, scope: Scope) -> frozenset[str]:
+    return scope.cached("tensor_names", lambda: _bound_to_tensors(ctx, scope.nodes(ast.Assign)))
+
+
+def _bound_to_tensors(ctx: ScopeContext, assigns: Iterable[ast.AST]) -> frozenset[str]:
+    """The names these assignments bind to a variable or a tensor op's result (``v = tf.Variable(...)``)."""
+    out: set[str] = set()
+    for stmt in assigns:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+            name = ctx.call_name(stmt.value)
+            if tfapi.creates_variable(name) or tfapi.is_tensor_op(name):
+                out.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
     return frozenset(out)
 
 

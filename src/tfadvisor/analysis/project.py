@@ -109,6 +109,10 @@ class Project:
         training scripts: heldout25)."""
         return testcode.is_test(fn, self.test_classes, self._workload_test_named)
 
+    def is_test_file(self, path: str) -> bool:
+        """A test file as the test runners find it, unless the workload calls its functions."""
+        return testcode.is_test_path(path) and path not in self._workload_test_named
+
     @cached_property
     def _workload_test_named(self) -> frozenset[str]:
         """Files named like tests (``*_test.py``) some of whose functions code outside test files
@@ -421,7 +425,8 @@ class Project:
             for name, line, options in mod.wrapped:
                 target = self.resolve(None, mod.module, name, line, mod.path) or self._wrapped_method(mod, name)
                 # a test that wraps library code to trace it does not make the library's function a
-                # tf.function (it stays as written for its users)
+                # tf.function (it stays as written for its users); by name, as the calls that make a
+                # test-named file the workload's (is_test_file) are not linked yet
                 if target is not None and not (is_test_path(mod.path) and not is_test_path(target.path)):
                     linked = self.functions[target.id]
                     linked.wrapped, linked.wrap_options = True, options
@@ -718,7 +723,7 @@ class Project:
             linked.repeated = any(
                 ((site.in_loop and not site.rare)
                  or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
-                and not (self.is_test(caller) if caller is not None else is_test_path(self.path_of_site(site)))
+                and not (self.is_test(caller) if caller is not None else self.is_test_file(self.path_of_site(site)))
                 for caller, site in linked.callers)
 
     def _mark_opaque(self) -> None:

@@ -263,16 +263,24 @@ def _runs_once_at_start(root: Scope, scope: Scope) -> bool:
     wrong, TensorFlow 2.21 agreed). A setter never called here, or called in a loop, may run
     between two calls of the tf.function (a learning-rate schedule)."""
     node = scope.node
-    if scope.parent is not root or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
+    return (scope.parent is root and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and root.cached("tf105_start_up", lambda: _start_up_functions(root)).get(node.name, False))
+
+
+def _start_up_functions(root: Scope) -> dict[str, bool]:
+    """Name -> whether every call of it by name in the module runs once, from top-level code."""
     tree = root.node
-    calls = [c for c in ast.walk(tree) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == node.name]
     simple = [stmt for stmt in _top_level(tree.body)  # type: ignore[attr-defined]
               if not isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try,
                                        ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     once = {id(n) for stmt in simple for n in ast.walk(stmt)}
     looped = {id(n) for loop in ast.walk(tree) if isinstance(loop, (ast.For, ast.While)) for n in ast.walk(loop)}
-    return bool(calls) and all(id(c) in once and id(c) not in looped for c in calls)
+    out: dict[str, bool] = {}
+    for call in ast.walk(tree):
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+            here = id(call) in once and id(call) not in looped
+            out[call.func.id] = out.get(call.func.id, True) and here
+    return out
 
 
 def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, key: str,

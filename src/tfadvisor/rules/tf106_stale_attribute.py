@@ -155,8 +155,9 @@ def _only_before_first_call(ctx: ScopeContext, who: str, method: str) -> bool:
 def _called_in_module(ctx: ScopeContext, method: str) -> bool:
     """Whether code of this file calls ``method`` on some object (``self.anneal()``, ``m.anneal()``)."""
     root = module_scope(ctx.scope)
-    return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == method
-               for c in ast.walk(root.node))
+    called = root.cached("tf106_called_methods", lambda: frozenset(
+        c.func.attr for c in ast.walk(root.node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)))
+    return method in called
 
 
 def _set_after_a_call(ctx: ScopeContext, method: str) -> bool:
