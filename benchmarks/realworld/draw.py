@@ -1,0 +1,351 @@
+"""Draw a blind split of public repositories, one step per subcommand, in the order a protocol runs them.
+
+    python draw.py order --lists DIR --group a,b --group c --seed S --out ORDER     # names to walk
+    python draw.py elig --walk WALK > elig.tsv          # fetched? tensorflow import and tf.function/GradientTape text?
+    python draw.py overlap PREFIX                       # renamed copies of earlier splits' repositories
+    python draw.py excl PREFIX --elig elig.tsv --out EXCLUDED.txt     # empty files and copies
+    python draw.py add SPLIT PREFIX --elig elig.tsv >> repos.toml
+    python draw.py assign PREFIX --elig elig.tsv --reports DIR --excluded EXCLUDED.txt --out judges.json
+    python draw.py sample --judges judges.json --reports DIR --excluded EXCLUDED.txt --seed S --out DIR --private FILE
+
+Every step is mechanical: it reads names, file contents' hashes, eligibility text searches and the
+frozen tool's reports, never a judge's or a person's reading of the code, and every random choice
+is seeded, so a protocol (blind/heldoutN/PROTOCOL.md) fixes the whole draw before any fetch. It
+replaces the per-split copies of these steps that heldout19-25 kept (blind/heldout25/*.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import hashlib
+import json
+import os
+import random
+import re
+import subprocess
+from collections.abc import Iterator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = "/tmp/tfadvisor-realworld"
+MIRRORS = "/work/.mirror"
+CHANGE = ("decorate", "undecorate", "fix-first", "reconfigure")
+KEPT = ("tensorflow/docs", "tensorflow/examples", "tensorflow/agents", "google/uncertainty-baselines",
+        "google/edward2", "google/automl", "keiohta/tf2rl", "lynnho/cyclegan-tensorflow-2",
+        "google-research/simclr", "tensorflow/graphics", "pythonlessons/tensorflow-2.x-yolov3",
+        "tensorflow/probability", "tensorflow/quantum")
+# file names too common to say one repository copies another
+COMMON = {"__init__.py", "setup.py", "conftest.py", "utils.py", "train.py", "main.py", "config.py", "model.py", "test.py"}
+TF_IMPORT = re.compile(rb"^\s*(import tensorflow|from tensorflow)", re.M)
+TF_IMPORT_NB = re.compile(rb"(import tensorflow|from tensorflow)")
+
+
+def corpus_name(prefix: str, github: str) -> str:
+    """The name extract.py gives a repository: h26-owner-name."""
+    return prefix + re.sub(r"[^a-z0-9]+", "-", github.lower()).strip("-")
+
+
+def used_names(extra: list[str]) -> set[str]:
+    """Every repository an earlier split holds or an earlier listing named (walked or not)."""
+    used = {m.group(1).lower() for m in re.finditer(r'github\s*=\s*"([^"]+)"', open(os.path.join(HERE, "repos.toml")).read())}
+    for path in glob.glob(os.path.join(HERE, "blind", "*", "listing*.txt")) + extra:
+        for line in open(path):
+            word = line.strip().split("\t")[0].split()[0] if line.strip() else ""
+            if "/" in word and not word.startswith("#"):
+                used.add(word.lower())
+    return used
+
+
+def kept_like(name: str) -> str | None:
+    """Why a name is removed before the walk: kept for the independent evaluation, or TensorFlow's own sources."""
+    owner, repo = name.split("/", 1)
+    kept_repos = {k.split("/")[1] for k in KEPT}
+    if name in KEPT or owner == "lynnho" or repo in kept_repos or repo.removeprefix("tensorflow-") in {
+            "docs", "examples", "agents", "probability", "quantum", "graphics"}:
+        return "kept-like"
+    if "tensorflow_tensorflow" in name or name.endswith("/tensorflow-upstream"):
+        return "tensorflow-mirror"
+    return None
+
+
+def cmd_order(args: argparse.Namespace) -> None:
+    used = used_names(args.used)
+    names: dict[str, str] = {}
+    group: dict[str, int] = {}
+    removed: list[tuple[str, str]] = []
+    listed = 0
+    groups = [g.split(",") for g in args.group]
+    for index, listings in enumerate(groups):
+        for listing in listings:
+            for line in open(os.path.join(args.lists, listing + ".txt")):
+                name = line.strip()
+                if not name:
+                    continue
+                listed += 1
+                key = name.lower()
+                why = "walked" if key in used else kept_like(key)
+                if why:
+                    removed.append((name, why))
+                    continue
+                names.setdefault(key, name)
+                group.setdefault(key, index)
+    order: list[str] = []
+    for index in range(len(groups)):
+        part = sorted((n for k, n in names.items() if group[k] == index), key=str.lower)
+        random.Random(args.seed + index).shuffle(part)
+        order += part
+        print("group", index, len(part))
+    with open(args.out, "w") as out:
+        out.write("".join(n + "\n" for n in order))
+    print("listed", listed, "distinct kept", len(order), dict(collections.Counter(why for _, why in removed)))
+    for name, why in removed:
+        if why != "walked":
+            print(name, why)
+
+
+def _git(gitdir: str, *argv: str) -> bytes:
+    return subprocess.run(["git", f"--git-dir={gitdir}", *argv], capture_output=True).stdout
+
+
+def cmd_elig(args: argparse.Namespace) -> None:
+    for repo in (line.strip() for line in open(args.walk) if line.strip()):
+        gitdir = os.path.join(args.mirrors, repo.replace("/", "+"), "repo")
+        gitdir = gitdir + "/.git" if os.path.isdir(gitdir + "/.git") else gitdir
+        if not os.path.isdir(gitdir):
+            print(f"{repo}\tnot-fetched", flush=True)
+            continue
+        commit = _git(gitdir, "rev-parse", "HEAD").decode().strip()
+        listing = _git(gitdir, "ls-tree", "-r", "--name-only", "-z", commit).decode(errors="replace").split("\0")
+        files = [p for p in listing if p.endswith((".py", ".ipynb"))]
+        tf = traced = 0
+        for path in files:
+            blob = _git(gitdir, "show", f"{commit}:{path}")
+            tf += bool((TF_IMPORT_NB if path.endswith(".ipynb") else TF_IMPORT).search(blob))
+            traced += b"GradientTape" in blob or b"tf.function" in blob
+        status = "eligible" if tf and traced else "ineligible"
+        print(f"{repo}\t{status}\t{commit}\t{len(files)}\ttf files {tf}, tf.function-or-GradientTape files {traced}", flush=True)
+
+
+def eligible(elig: str, prefix: str) -> list[tuple[str, str, str]]:
+    """(corpus name, github name, commit) of the eligible repositories, in walking order."""
+    rows = [line.rstrip("\n").split("\t") for line in open(elig)]
+    return [(corpus_name(prefix, r[0]), r[0], r[2]) for r in rows if len(r) > 2 and r[1] == "eligible"]
+
+
+def _files(root: str) -> Iterator[tuple[str, bytes]]:
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                yield os.path.relpath(path, root), f.read()
+
+
+def cmd_overlap(args: argparse.Namespace) -> None:
+    names = os.listdir(args.corpus)
+    index = collections.defaultdict(set)
+    for other in (n for n in names if not n.startswith(args.prefix)):
+        for rel, _ in _files(os.path.join(args.corpus, other)):
+            if os.path.basename(rel) not in COMMON:
+                index[rel].add(other)
+    for repo in sorted(n for n in names if n.startswith(args.prefix)):
+        hits, total = collections.Counter(), 0
+        for rel, _ in _files(os.path.join(args.corpus, repo)):
+            if os.path.basename(rel) not in COMMON:
+                total += 1
+                hits.update(index.get(rel, ()))
+        if hits:
+            other, shared = hits.most_common(1)[0]
+            if shared >= 5 or shared / total > 0.3:
+                print(f"{repo}\t{total} files\t{other}\t{shared} shared paths")
+
+
+def cmd_excl(args: argparse.Namespace) -> None:
+    order = [name for name, _, _ in eligible(args.elig, args.prefix)]
+    earlier: dict[str, str] = {}
+    for repo in os.listdir(args.corpus):
+        if not repo.startswith(args.prefix):
+            for _, data in _files(os.path.join(args.corpus, repo)):
+                if data.strip():
+                    earlier.setdefault(hashlib.sha1(data).hexdigest(), repo)
+    seen: dict[str, str] = {}
+    out: list[str] = []
+    for repo in order:
+        root = os.path.join(args.corpus, repo)
+        if not os.path.isdir(root):
+            continue
+        entries = sorted(_files(root))
+        # a copy of TensorFlow's own source tree is TensorFlow's code, not the repository's
+        tree = next((rel[: -len("python/framework/ops.py")] for rel, _ in entries
+                     if rel.endswith("tensorflow/python/framework/ops.py")), None)
+        for rel, data in entries:
+            digest = hashlib.sha1(data).hexdigest()
+            if tree is not None and rel.startswith(tree):
+                out.append(f"{repo}:{rel}\tcopy of TensorFlow sources")
+            elif not data.strip():
+                out.append(f"{repo}:{rel}\tempty")
+            elif digest in seen:
+                out.append(f"{repo}:{rel}\tsame as {seen[digest]}")
+            elif digest in earlier:
+                out.append(f"{repo}:{rel}\tsame as a file of {earlier[digest]} (earlier split)")
+            else:
+                seen[digest] = repo
+    with open(args.out, "w") as f:
+        f.write(f"# {args.prefix} files left out as copies (draw.py excl)\n" + "".join(line + "\n" for line in out))
+    print(len(out), "excluded;", sum("earlier split" in line for line in out), "copies of earlier splits")
+
+
+def cmd_add(args: argparse.Namespace) -> None:
+    have = open(os.path.join(HERE, "repos.toml")).read()
+    for name, github, commit in eligible(args.elig, args.prefix):
+        if f'"{name}"' not in have:
+            print(f'\n[[repo]]\nname = "{name}"\ngithub = "{github}"\ncommit = "{commit}"\nkind = "application"\nsplit = "{args.split}"')
+
+
+def excluded(path: str) -> tuple[str, ...]:
+    """Prefixes (repo:path:) of the files a split leaves out."""
+    return tuple(line.split("\t")[0] + ":" for line in open(path) if line.strip() and not line.startswith("#"))
+
+
+def report(reports: str, repo: str) -> dict:
+    with open(os.path.join(reports, repo + ".json")) as f:
+        return json.load(f)
+
+
+def cmd_assign(args: argparse.Namespace) -> None:
+    """Balance repositories over judges by function count, largest first to the least-loaded judge."""
+    skip = excluded(args.excluded)
+    sizes = {}
+    for name, _, _ in eligible(args.elig, args.prefix):
+        if os.path.exists(os.path.join(args.reports, name + ".json")):
+            functions = report(args.reports, name)["functions"]
+            sizes[name] = sum(1 for fn in functions if not f"{name}:{fn['id']}".startswith(skip))
+    judges = {f"{args.prefix.rstrip('-')}{chr(ord('a') + i)}": [] for i in range(args.judges)}
+    load = dict.fromkeys(judges, 0)
+    for repo in sorted(sizes, key=lambda r: (-sizes[r], r)):
+        judge = min(load, key=lambda j: (load[j], j))
+        judges[judge].append(repo)
+        load[judge] += sizes[repo]
+    with open(args.out, "w") as f:
+        json.dump(judges, f, indent=1)
+    print("repos", len(sizes), "functions", sum(sizes.values()), "with functions", sum(1 for v in sizes.values() if v))
+    print({j: (len(judges[j]), load[j]) for j in judges})
+
+
+def _claims(data: dict, repo: str, skip: tuple[str, ...]) -> list[dict]:
+    seen, claims = set(), []
+    for f in data["findings"]:
+        if f.get("suppressed") or f["severity"] == "info" or f"{repo}:{f['path']}:".startswith(skip):
+            continue
+        key = f"{repo}:{f['path']}:{f['line']}:{f['rule']}"
+        if key not in seen:
+            seen.add(key)
+            claims.append({"key": key, "repo": repo, "path": f["path"], "line": f["line"], "rule": f["rule"],
+                           "severity": f["severity"], "claim": f["message"], "function": f.get("function")})
+    return sorted(claims, key=lambda c: c["key"])
+
+
+def cmd_sample(args: argparse.Namespace) -> None:
+    """Per repository at most --cap change-asking verdicts and claims; at most --total of a kind in all;
+    round-A repositories (at most --recall-repos per judge) and --status-quo verdicts per judge from them."""
+    judges = json.load(open(args.judges))
+    skip = excluded(args.excluded)
+    per = {}
+    for judge, repos in sorted(judges.items()):
+        rng = random.Random(f"{args.seed}-cap-{judge}")
+        change, claims, sized = [], [], []
+        for repo in sorted(repos):
+            data = report(args.reports, repo)
+            if data["functions"]:
+                sized.append(repo)
+            asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
+                           if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
+            change += asked if len(asked) <= args.cap else rng.sample(asked, args.cap)
+            found = _claims(data, repo, skip)
+            claims += found if len(found) <= args.cap else rng.sample(found, args.cap)
+        recall_rng = random.Random(f"{args.seed}-recall-{judge}")
+        recall = sorted(sized) if len(sized) <= args.recall_repos else sorted(recall_rng.sample(sorted(sized), args.recall_repos))
+        per[judge] = (change, claims, recall)
+    everyone = random.Random(args.seed)
+    all_change = sorted(k for c, _, _ in per.values() for k in c)
+    all_claims = sorted(c["key"] for _, cl, _ in per.values() for c in cl)
+    keep_change = set(all_change if len(all_change) <= args.total else everyone.sample(all_change, args.total))
+    keep_claims = set(all_claims if len(all_claims) <= args.total else everyone.sample(all_claims, args.total))
+    print("split: capped change-asking", len(all_change), "claims", len(all_claims), "-> judged", len(keep_change), len(keep_claims))
+    sample = {}
+    for judge, (change, claims, recall) in sorted(per.items()):
+        change = [k for k in change if k in keep_change]
+        claims = [c for c in claims if c["key"] in keep_claims]
+        quo_rng = random.Random(f"{args.seed}-quo-{judge}")
+        quo = sorted(f"{repo}:{fn['id']}" for repo in recall for fn in report(args.reports, repo)["functions"]
+                     if fn["verdict"] not in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
+        quo_pick = quo_rng.sample(quo, min(len(quo), args.status_quo))
+        items = change + quo_pick
+        quo_rng.shuffle(items)
+        folder = os.path.join(args.out, judge)
+        os.makedirs(folder, exist_ok=True)
+        for name, lines in (("functions.txt", items), ("claims.jsonl", [json.dumps(c) for c in claims]), ("recall_repos.txt", recall)):
+            with open(os.path.join(folder, name), "w") as f:
+                f.write("".join(line + "\n" for line in lines))
+        sample[judge] = {"change": change, "sq": quo_pick, "claims": len(claims), "recall_repos": recall}
+        print(judge, "functions", len(items), "(change", len(change), "+ quo", len(quo_pick), ") claims", len(claims), "recall repos", len(recall))
+    os.makedirs(os.path.dirname(os.path.abspath(args.private)), exist_ok=True)
+    with open(args.private, "w") as f:
+        json.dump(sample, f)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="step", required=True)
+    p = sub.add_parser("order", help="names to walk: listings minus used names, each group sorted and shuffled")
+    p.add_argument("--lists", required=True, help="folder of find_repos listings, one LISTING.txt each")
+    p.add_argument("--group", action="append", required=True, help="comma-separated listings walked together (repeat: walked in order)")
+    p.add_argument("--seed", type=int, required=True, help="group i is shuffled with random.Random(seed + i)")
+    p.add_argument("--used", action="append", default=[], help="more files of names already walked")
+    p.add_argument("--out", required=True)
+    p.set_defaults(run=cmd_order)
+    p = sub.add_parser("elig", help="eligibility of fetched repositories (tsv on stdout)")
+    p.add_argument("--walk", required=True)
+    p.add_argument("--mirrors", default=MIRRORS)
+    p.set_defaults(run=cmd_elig)
+    p = sub.add_parser("overlap", help="repositories of the split that share many paths with another")
+    p.add_argument("prefix")
+    p.add_argument("--corpus", default=CORPUS)
+    p.set_defaults(run=cmd_overlap)
+    p = sub.add_parser("excl", help="files left out: empty, copies, TensorFlow's own sources")
+    p.add_argument("prefix")
+    p.add_argument("--elig", required=True)
+    p.add_argument("--corpus", default=CORPUS)
+    p.add_argument("--out", required=True)
+    p.set_defaults(run=cmd_excl)
+    p = sub.add_parser("add", help="repos.toml entries for the eligible repositories not there yet")
+    p.add_argument("split")
+    p.add_argument("prefix")
+    p.add_argument("--elig", required=True)
+    p.set_defaults(run=cmd_add)
+    p = sub.add_parser("assign", help="repositories to judges, balanced by function count")
+    p.add_argument("prefix")
+    p.add_argument("--elig", required=True)
+    p.add_argument("--reports", required=True)
+    p.add_argument("--excluded", required=True)
+    p.add_argument("--judges", type=int, default=8)
+    p.add_argument("--out", required=True)
+    p.set_defaults(run=cmd_assign)
+    p = sub.add_parser("sample", help="each judge's functions, claims and round-A repositories")
+    p.add_argument("--judges", required=True)
+    p.add_argument("--reports", required=True)
+    p.add_argument("--excluded", required=True)
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--cap", type=int, default=6)
+    p.add_argument("--total", type=int, default=80)
+    p.add_argument("--recall-repos", type=int, default=5)
+    p.add_argument("--status-quo", type=int, default=12)
+    p.add_argument("--out", required=True, help="folder of the judges' files")
+    p.add_argument("--private", required=True, help="where the sample's labels go (never shown to a judge)")
+    p.set_defaults(run=cmd_sample)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
