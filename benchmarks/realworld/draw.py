@@ -170,11 +170,15 @@ def cmd_excl(args: argparse.Namespace) -> None:
                     earlier.setdefault(hashlib.sha1(data).hexdigest(), repo)
     seen: dict[str, str] = {}
     out: list[str] = []
+    whole = dict(w.split("=", 1) for w in args.whole)
     for repo in order:
         root = os.path.join(args.corpus, repo)
         if not os.path.isdir(root):
             continue
         entries = sorted(_files(root))
+        if repo in whole:  # a renamed copy of an earlier split's repository (overlap), or kept-like
+            out += [f"{repo}:{rel}\t{whole[repo]}" for rel, _ in entries]
+            continue
         # a copy of TensorFlow's own source tree is TensorFlow's code, not the repository's
         tree = next((rel[: -len("python/framework/ops.py")] for rel, _ in entries
                      if rel.endswith("tensorflow/python/framework/ops.py")), None)
@@ -316,6 +320,7 @@ def main() -> None:
     p.add_argument("prefix")
     p.add_argument("--elig", required=True)
     p.add_argument("--corpus", default=CORPUS)
+    p.add_argument("--whole", action="append", default=[], metavar="REPO=WHY", help="leave a repository out whole")
     p.add_argument("--out", required=True)
     p.set_defaults(run=cmd_excl)
     p = sub.add_parser("add", help="repos.toml entries for the eligible repositories not there yet")
