@@ -90,6 +90,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
+    summary.eager_wrappers = references.eager_wrappers(module_scope, module_ctx)
     _add_references(summary, references.scan(module_ctx), None)
     islands: list[tuple[int, int, str]] = []  # TF1 variable plumbing inside functions (see below)
     for rule in rules:

@@ -501,7 +501,8 @@ class Project:
         the ``function-decorators`` of the configuration."""
         wrappers = set(self._function_decorators)
         for mod in self.modules:
-            wrappers.update(f"{mod.module}.{name}" for name in mod.function_wrappers)
+            # one that hands the function to tf.py_function inside its tf.function runs it eagerly
+            wrappers.update(f"{mod.module}.{name}" for name in mod.function_wrappers if name not in mod.eager_wrappers)
         if not wrappers:
             return
         for mod in self.modules:
@@ -519,10 +520,14 @@ class Project:
         return f"{found[0]}.{found[1]}" if found else name
 
     def _mark_handed_and_exported(self) -> None:
+        eager_wrappers = {f"{mod.module}.{name}" for mod in self.modules for name in mod.eager_wrappers}
         for linked in self.functions.values():
             if any(name in graph_context.EAGER_FUNCTIONS for name, _ in linked.fn.decorators):
                 # ``@tf.py_function(Tout=tf.bool)``: its body runs as Python, even inside a graph
                 linked.eager_reason = "decorated with tf.py_function/numpy_function: eager by construction"
+            elif eager_wrappers and (wrapper := next((name for name, _ in linked.fn.decorators if self._wrapper_name(
+                    self._modules_by_name[linked.fn.module], name) in eager_wrappers), None)):
+                linked.eager_reason = f"decorated with {wrapper}, which runs it through tf.py_function or tf.numpy_function: eager by construction"
         for mod in self.modules:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:

@@ -142,6 +142,15 @@ def function_refs(ctx: ScopeContext, call: ast.Call) -> list[str]:
 def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
     if isinstance(node, ast.Starred):
         node = node.value
+    if isinstance(node, ast.Name) and node.id in ctx.local_names and depth == 0:
+        # ``ds.map(preprocess)`` with ``preprocess = Preprocess(anchors)``: the object's __call__
+        made = [a.value for a in ctx.scope.nodes(ast.Assign)
+                if any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+        classes = {ctx.call_name(v) for v in made if isinstance(v, ast.Call)}
+        if made and len(classes) == 1 and len(made) == sum(isinstance(v, ast.Call) for v in made):
+            name = classes.pop()
+            if name and name.rsplit(".", 1)[-1][:1].isupper() and not name.startswith(("tensorflow.", "keras.", "numpy.")):
+                return [f"{name}.__call__"]
     if isinstance(node, ast.Name) and (node.id in ctx.params or node.id in ctx.local_names):
         return []  # ``tf.cond(train, ...)`` on a parameter or a local: not the module's ``train()``
     if isinstance(node, (ast.Name, ast.Attribute)):
@@ -171,11 +180,8 @@ def function_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:
 
     Looks only at the calls the scope index already holds (a module-level function and the
     functions nested in it), so the cost is one resolve per call, not a walk per function."""
-    out: list[str] = []
-    for scope in module.children:
-        node = scope.node
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps_tf_function(scope, ctx):
-            out.append(node.name)
+    out = [scope.node.name for scope in module.children
+           if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps(scope, ctx)[0]]
     for stmt in module.nodes(ast.Assign):
         assert isinstance(stmt, ast.Assign)
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or ctx.enclosing(stmt):
@@ -188,10 +194,25 @@ def function_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:
     return out
 
 
-def _wraps_tf_function(scope: Scope, ctx: ScopeContext) -> bool:
-    """A function whose parameter goes to ``tf.function`` (directly or in a nested decorator
-    factory): ``return tf.function(fn, autograph=False)``, ``tf.function(*args, **kwargs)``."""
+def eager_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:
+    """Module-level decorators (or decorator factories) that run the function they wrap through
+    ``tf.py_function``/``tf.numpy_function``: ``def naive_function(sig, tout): def deco(func):
+    def wrapper(*args): return tf.py_function(func, inp=args, Tout=tout)``. What they decorate runs
+    eagerly, even inside a graph (heldout26: a data mapper's loaders read ``.numpy()`` there)."""
+    return [scope.node.name for scope in module.children
+            if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _wraps(scope, ctx)[1]]
+
+
+def _wraps(scope: Scope, ctx: ScopeContext) -> tuple[bool, bool]:
+    """Whether a function hands its parameter to ``tf.function``, and whether to ``tf.py_function``
+    or ``tf.numpy_function`` (directly or in a nested decorator factory): ``return tf.function(fn,
+    autograph=False)``, ``tf.function(*args, **kwargs)``. One walk, cached, serves both questions."""
+    return scope.cached("wraps", lambda: _find_wraps(scope, ctx))
+
+
+def _find_wraps(scope: Scope, ctx: ScopeContext) -> tuple[bool, bool]:
     names: set[str] = set()
+    found = [False, False]
     stack = [scope]
     while stack:
         current = stack.pop()
@@ -202,10 +223,11 @@ def _wraps_tf_function(scope: Scope, ctx: ScopeContext) -> bool:
             names.update(a.arg for a in (*args.posonlyargs, *args.args, args.vararg) if a is not None)
         for call in current.nodes(ast.Call):
             assert isinstance(call, ast.Call)
-            if not tfapi.is_tf_function(ctx.imports.resolve(call.func)):
+            name = ctx.imports.resolve(call.func)
+            kind = 0 if tfapi.is_tf_function(name) else 1 if name in graph_context.EAGER_FUNCTIONS else None
+            if kind is None or found[kind]:
                 continue
-            if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
-                return True  # ``tf.function(*args, **kwargs)``, ``partial``-style factories
-            if isinstance(call.args[0], ast.Name) and call.args[0].id in names:
-                return True
-    return False
+            # ``tf.function(*args, **kwargs)`` and ``partial``-style factories hand it on too
+            found[kind] = (not call.args or any(isinstance(a, ast.Starred) for a in call.args)
+                           or (isinstance(call.args[0], ast.Name) and call.args[0].id in names))
+    return found[0], found[1]

@@ -229,6 +229,8 @@ class ModuleSummary:
     # Names this module binds to a tf.function wrapper (``def function(f): return tf.function(f)``,
     # ``function = functools.partial(tf.function, autograph=False)``).
     function_wrappers: list[str] = field(default_factory=list)
+    # Names of decorators this module defines that run what they wrap through tf.py_function.
+    eager_wrappers: list[str] = field(default_factory=list)
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras

@@ -156,14 +156,16 @@ def is_keras_layer(name: str | None) -> bool:
 
 
 def is_stateless_layer(name: str | None) -> bool:
-    """A Keras layer without weights of its own, or a loss object: making one per call creates no
-    variable (``keras.layers.RNN`` owns none: its cell does, and is flagged where it is made)."""
+    """A Keras layer without weights of its own, or a loss, initializer, regularizer or callback
+    object: making one per call creates no variable (``keras.layers.RNN`` owns none: its cell does,
+    and is flagged where it is made; TensorFlow 2.21 runs ``keras.initializers.VarianceScaling(...)``
+    made inside a tf.function on every call: tests/conformance/variants/tf401.py)."""
     if not name:
         return False
     last = name.rsplit(".", 1)[-1]
     if name.startswith("keras.layers."):
         return last in STATELESS_LAYERS or last == "RNN"
-    return name.startswith("keras.losses.")
+    return name.startswith(("keras.losses.", "keras.initializers.", "keras.regularizers.", "keras.callbacks."))
 
 
 def is_dataset_builder(name: str | None) -> bool:

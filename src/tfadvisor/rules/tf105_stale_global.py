@@ -180,7 +180,9 @@ def apply(x):
                     or attr.attr in _VARIABLE_BACKED):
                 continue
             where = _set_in_calling_loop(ctx, fn, key, _all_loops(ctx))
-            if where is not None and not _shadowed(ctx.scope, owner):
+            if where is not None and not _shadowed(ctx.scope, owner, parameters=False):
+                # (``self.decay`` set per epoch by the loop of the method that made the step: the
+                # same object, whose attribute the step froze)
                 seen.add(key)
                 yield self.hit(attr, f"reads `{key}`, which is set again on line {where} in the loop that calls "
                                      f"it: graph code froze its value when it was traced; pass it as a tensor or "
@@ -192,15 +194,21 @@ def apply(x):
 _VARIABLE_BACKED = frozenset({"learning_rate", "lr"})
 
 
-def _all_args(lam: ast.Lambda) -> list[ast.arg]:
+def _all_args(lam: ast.Lambda | ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
     a = lam.args
     return [x for x in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if x is not None]
 
 
-def _shadowed(scope: Scope, name: str) -> bool:
-    """Whether an enclosing function (not the module) binds ``name``: then it is not the global."""
+def _shadowed(scope: Scope, name: str, parameters: bool = True) -> bool:
+    """Whether an enclosing function (not the module) binds ``name``, by assignment or as a
+    parameter (``def train_model(model, ...)`` around the tf.function that reads ``model``): then
+    it is not the global."""
     parent = scope.parent
     while parent is not None and not parent.is_module:
+        node = parent.node
+        if parameters and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and any(
+                a.arg == name for a in _all_args(node)):
+            return True
         if any(n.id == name and isinstance(n.ctx, ast.Store) for n in parent.nodes(ast.Name)):
             return True
         parent = parent.parent

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import autograph, tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.module import names_a_model
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import decorator_option, likely_tensor
@@ -33,6 +34,11 @@ Formatting a tensor as a number needs its value too: `"%.4f" % loss`, `f"{loss:.
 `unsupported format string passed to SymbolicTensor.__format__`), also around `float(loss)`.
 `"%s" % loss` and `f"{loss}"` do not raise (they show the symbolic tensor, once per trace); pass the
 tensor to `tf.print` instead.
+A Keras model's `predict(x)` and `predict_on_batch(x)` run Keras's own loop and read NumPy values:
+inside graph code they raise (`AttributeError: 'SymbolicTensor' object has no attribute 'numpy'`);
+call the model, `model(x, training=False)`. A `predict` method of another library (the Object
+Detection API's `detection_model.predict(image, shapes)`) is graph code of its own: only a model the
+code makes with Keras, or a call with Keras's options (`verbose=0`), is taken for sure.
 """
     bad = (
         """\
@@ -68,6 +74,19 @@ def train_step(model, x, y):
     print("loss %.4f" % loss)  # TF206
     return loss
 """,
+        """\
+import tensorflow as tf
+
+class GAN:
+    def __init__(self):
+        self.generator = tf.keras.Sequential([tf.keras.layers.Dense(8)])
+        self.discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+    @tf.function
+    def train_discriminator(self, noise, real):
+        fake = self.generator.predict(noise)  # TF206
+        return tf.reduce_mean(self.discriminator(fake)) - tf.reduce_mean(self.discriminator(real))
+""",
     )
     good = (
         """\
@@ -101,6 +120,19 @@ def train_step(model, x, y, epoch):
     tf.print("epoch %d loss" % epoch, loss)
     return loss
 """,
+        """\
+import tensorflow as tf
+
+class GAN:
+    def __init__(self):
+        self.generator = tf.keras.Sequential([tf.keras.layers.Dense(8)])
+        self.discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+
+    @tf.function
+    def train_discriminator(self, noise, real):
+        fake = self.generator(noise, training=False)
+        return tf.reduce_mean(self.discriminator(fake)) - tf.reduce_mean(self.discriminator(real))
+""",
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
@@ -118,6 +150,18 @@ def train_step(model, x, y, epoch):
                 if is_tensor or func.attr == "numpy":
                     yield self.hit(call, f".{func.attr}() needs an eager tensor; graph code has symbolic ones",
                                    depends_on=deps if is_tensor else (), speculative=not is_tensor)
+                continue
+            if (isinstance(func, ast.Attribute) and func.attr in _KERAS_LOOPS and (call.args or call.keywords)
+                    and names_a_model(ctx, func.value)):
+                # a Keras model by construction, or called with Keras's own options (``verbose=0``);
+                # otherwise a guess: libraries define ``predict`` as graph code of their own (the
+                # Object Detection API's ``detection_model.predict(image, shapes)``)
+                known = (isinstance(func.value, ast.Attribute) and func.value.attr in ctx.layer_attrs) or (
+                    isinstance(func.value, ast.Name) and func.value.id in ctx.module_models) or any(
+                    k.arg in _KERAS_LOOP_OPTIONS for k in call.keywords)
+                yield self.hit(call, f"Model.{func.attr}() runs Keras's own loop and reads NumPy values: graph code "
+                                     f"fails there (TensorFlow 2.21: AttributeError, no numpy); call the model, "
+                                     f"model(x, training=False)", speculative=not known)
                 continue
             if (isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_MODEL_METHODS and not call.args
                     and not ctx.is_tensor(func.value)[0]):
@@ -143,6 +187,9 @@ def train_step(model, x, y, epoch):
 
 
 _NUMERIC_CONVERSIONS = frozenset("diouxXeEfFgGc")
+# Keras's loops over data: inside a tf.function they raise (tests/conformance/variants/tf206.py)
+_KERAS_LOOPS = frozenset({"predict", "predict_on_batch"})
+_KERAS_LOOP_OPTIONS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing"})
 
 
 def _numeric_formats(ctx: ScopeContext) -> Iterator[tuple[ast.AST, ast.expr]]:

@@ -181,4 +181,26 @@ VARIANTS = [
             return [float(tf.reduce_sum(t)) for batch in ds for t in batch]
         """, tf="same", real=True,
       note="the loop runs while the map function is traced: three traces, once, for every element after"),
+    V("loop-in-a-callable-object-handed-to-map", """
+        import tensorflow as tf
+
+        class Preprocess:
+            def __init__(self, sizes):
+                self.sizes = sizes
+
+            def __call__(self, x):
+                outs = []
+                for size in self.sizes:
+                    outs.append(self.grid(x, size))
+                return tuple(outs)
+
+            @tf.function
+            def grid(self, x, size):
+                return tf.zeros((size, size)) + x
+
+        def main():
+            ds = tf.data.Dataset.from_tensor_slices(tf.ones([20])).map(Preprocess([13, 26, 52, 104, 208, 416]))
+            return [len(o) for o in ds.take(2)]
+        """, tf="same", real=True,
+      note="tf.data traces the object's __call__ once: one trace of the tf.function per size there, not per element (heldout26)"),
 ]

@@ -230,4 +230,23 @@ VARIANTS = [
         def main():
             return len(train([tf.ones([4]) for _ in range(6)]))
         """, tf="same", real=True),
+    V("decorated-def-in-function-called-per-new-model", """
+        import tensorflow as tf
+
+        def train_model(model, batches):
+            @tf.function
+            def train_batch(x):
+                return tf.reduce_mean(model(x))
+
+            return [train_batch(b) for b in batches]
+
+        def main():
+            out = []
+            for units in range(1, 7):
+                model = tf.keras.Sequential([tf.keras.layers.Dense(units)])
+                out.extend(train_model(model, [tf.ones([4, 3]), tf.zeros([4, 3])]))
+            return len(out)
+        """, tf="same", real=True,
+      note="a hyperparameter search trains a new model per setting through a function that makes its step "
+           "around it: a step made once would trace again for each model too (heldout26)"),
 ]

@@ -269,4 +269,45 @@ VARIANTS = [
                 out.append(text)
             return out
         """, tf="same", real=True, note="defined anew on every pass and run by the call whose result rebinds what it reads"),
+    V("enclosing-parameter-named-like-a-rebound-global", """
+        import tensorflow as tf
+
+        def train_model(scale, batches):
+            @tf.function
+            def step(x):
+                return tf.reduce_sum(x * scale)
+
+            return [float(step(b)) for b in batches]
+
+        scale = 1.0
+        first = train_model(scale, [tf.ones([2])])
+        scale = 3.0
+        second = train_model(scale, [tf.ones([2])])
+
+        def main():
+            return first, second
+        """, tf="same", real=True,
+      note="the tf.function reads train_model's parameter, not the module's global of the same name (heldout26)"),
+    V("attribute-of-self-set-in-the-method-that-made-the-step", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self):
+                self.decay = 1.0
+
+            def train(self, batches):
+                @tf.function
+                def step(x):
+                    return tf.reduce_sum(x) * self.decay
+
+                out = []
+                for epoch in range(3):
+                    self.decay = 1.0 / (epoch + 1)
+                    out.extend(float(step(b)) for b in batches)
+                return out
+
+        def main():
+            return Trainer().train([tf.ones([2])])
+        """, tf="differs", real=True,
+      note="the step is made once per train() call and reads self.decay, set per epoch by the same method (heldout18)"),
 ]

@@ -368,4 +368,38 @@ VARIANTS = [
             update_target(0.5)
             return [w.numpy() for w in target.weights]
         """, tf="same", real=True, note="the same update on the variables: graph-safe"),
+    V("generator-predict-in-a-step", """
+        import tensorflow as tf
+
+        class GAN:
+            def __init__(self):
+                self.generator = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8)])
+                self.discriminator = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+
+            @tf.function
+            def score_fakes(self, noise):
+                fake = self.generator.predict(noise, verbose=0)
+                return tf.reduce_mean(self.discriminator(fake))
+
+        def main():
+            gan = GAN()
+            return [gan.score_fakes(tf.ones([2, 4])) for _ in range(2)][-1]
+        """, tf="raises", real=True, note="heldout26: a conditional DCGAN's discriminator step"),
+    V("generator-called-in-a-step", """
+        import tensorflow as tf
+
+        class GAN:
+            def __init__(self):
+                self.generator = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(8)])
+                self.discriminator = tf.keras.Sequential([tf.keras.Input((8,)), tf.keras.layers.Dense(1)])
+
+            @tf.function
+            def score_fakes(self, noise):
+                fake = self.generator(noise, training=False)
+                return tf.reduce_mean(self.discriminator(fake))
+
+        def main():
+            gan = GAN()
+            return [gan.score_fakes(tf.ones([2, 4])) for _ in range(2)][-1]
+        """, tf="same", real=True),
 ]

@@ -219,4 +219,16 @@ VARIANTS = [
             model = Autoencoder()
             return [model.encode(tf.ones([3, 4])) for _ in range(3)][-1]
         """, tf="same", real=True, note="the instance attribute hides the method: the step calls the model built once"),
+    V("initializer-per-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def scaled(x):
+            init = tf.keras.initializers.VarianceScaling(scale=2.0, mode="fan_out", distribution="normal")
+            reg = tf.keras.regularizers.L2(1e-4)
+            return x * 2.0 + reg(x) * 0.0 + 0.0 * float(init is None)
+
+        def main():
+            return [scaled(tf.ones([2])) for _ in range(3)][-1]
+        """, tf="same", real=True, note="initializer and regularizer objects own no variables (heldout26: an EfficientNet block)"),
 ]
