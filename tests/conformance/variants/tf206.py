@@ -402,4 +402,18 @@ VARIANTS = [
             gan = GAN()
             return [gan.score_fakes(tf.ones([2, 4])) for _ in range(2)][-1]
         """, tf="same", real=True),
+    V("numpy-under-an-isinstance-guard", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function
+        def shape_list(tensor):
+            if isinstance(tensor, np.ndarray) or isinstance(tensor, list):
+                return float(np.array(tensor).sum())
+            return tf.reduce_sum(tensor) * 2.0
+
+        def main():
+            return [shape_list(tf.ones([2, 3])) for _ in range(3)][-1]
+        """, tf="same", real=True,
+      note="the isinstance test runs while tracing and is False for a tensor: the NumPy branch is never traced (heldout26: ELECTRA's shape helper)"),
 ]
