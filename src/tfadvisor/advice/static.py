@@ -22,6 +22,7 @@ from tfadvisor.analysis.project import Linked, ParamFacts, Project
 from tfadvisor.analysis.summary import CallSite, FunctionSummary
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
+from tfadvisor.rules.tf102_function_created_repeatedly import made_per_call
 from tfadvisor.rules.tf406_decorated_keras_call import WEIGHTS_MAY_EXIST
 from tfadvisor.wording import names, verb
 
@@ -865,9 +866,9 @@ def _made_per_call(case: Case) -> str | None:
         return None  # a factory's product is kept by its caller: one tf.function per thing made
     if graph_context.traced_once(name for name, _ in outer.fn.decorators):
         return None  # a TFF computation: its body is traced once, where it is defined
-    # TF102 decides whether a new tf.function per call is a waste (rules/tf102_function_created_repeatedly.py:
-    # not when each call hands in a new model, which a shared tf.function would trace for too)
-    flagged = any(h.rule == "TF102" and fn.line - len(fn.decorators) - 2 <= h.line <= fn.line for h in outer.fn.hits)
+    # TF102 decides whether a new tf.function per call is a waste (not when each call hands in a
+    # new model, which a shared tf.function would trace for too): its hit on this one says so
+    flagged = any(h.rule == "TF102" and h.message.startswith(made_per_call(fn.name)) for h in outer.fn.hits)
     repeated = [s for c, s in outer.callers if s.in_loop and not s.rare and not _in_test(case.project, c, s)]
     return outer.fn.name if repeated and flagged else None
 

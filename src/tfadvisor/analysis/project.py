@@ -522,12 +522,18 @@ class Project:
     def _mark_handed_and_exported(self) -> None:
         eager_wrappers = {f"{mod.module}.{name}" for mod in self.modules for name in mod.eager_wrappers}
         for linked in self.functions.values():
-            if any(name in graph_context.EAGER_FUNCTIONS for name, _ in linked.fn.decorators):
-                # ``@tf.py_function(Tout=tf.bool)``: its body runs as Python, even inside a graph
-                linked.eager_reason = "decorated with tf.py_function/numpy_function: eager by construction"
-            elif eager_wrappers and (wrapper := next((name for name, _ in linked.fn.decorators if self._wrapper_name(
-                    self._modules_by_name[linked.fn.module], name) in eager_wrappers), None)):
-                linked.eager_reason = f"decorated with {wrapper}, which runs it through tf.py_function or tf.numpy_function: eager by construction"
+            mod = self._modules_by_name[linked.fn.module]
+            for name, _ in linked.fn.decorators:
+                if name in graph_context.EAGER_FUNCTIONS:
+                    # ``@tf.py_function(Tout=tf.bool)``: its body runs as Python, even inside a graph
+                    linked.eager_reason = "decorated with tf.py_function/numpy_function: eager by construction"
+                elif eager_wrappers and self._wrapper_name(mod, name) in eager_wrappers:
+                    # the project's decorator that hands it to tf.py_function (references.eager_wrappers)
+                    linked.eager_reason = (f"decorated with {name}, which runs it through tf.py_function or "
+                                           f"tf.numpy_function: eager by construction")
+                else:
+                    continue
+                break
         for mod in self.modules:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:

@@ -114,9 +114,13 @@ def _built_by_foreign(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
         node = node.func.value  # a method of the pipeline: look at what it is called on
     if not isinstance(node, ast.Name) or depth == 0:
         return False
-    values = [a.value for a in ctx.scope.nodes(ast.Assign)
-              if any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
-    return any(_built_by_foreign(ctx, v, depth - 1) for v in values)
+    return any(_built_by_foreign(ctx, v, depth - 1) for v in _assigned(ctx, node.id))
+
+
+def _assigned(ctx: ScopeContext, name: str) -> list[ast.expr]:
+    """Every value this scope assigns to ``name`` (``name = ...``)."""
+    return [a.value for a in ctx.scope.nodes(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
 
 
 def _foreign_call(ctx: ScopeContext, call: ast.Call) -> bool:
@@ -144,13 +148,11 @@ def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
         node = node.value
     if isinstance(node, ast.Name) and node.id in ctx.local_names and depth == 0:
         # ``ds.map(preprocess)`` with ``preprocess = Preprocess(anchors)``: the object's __call__
-        made = [a.value for a in ctx.scope.nodes(ast.Assign)
-                if any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
-        classes = {ctx.call_name(v) for v in made if isinstance(v, ast.Call)}
-        if made and len(classes) == 1 and len(made) == sum(isinstance(v, ast.Call) for v in made):
-            name = classes.pop()
-            if name and name.rsplit(".", 1)[-1][:1].isupper() and not name.startswith(("tensorflow.", "keras.", "numpy.")):
-                return [f"{name}.__call__"]
+        made = _assigned(ctx, node.id)
+        classes = {ctx.call_name(v) if isinstance(v, ast.Call) else None for v in made}
+        name = classes.pop() if len(classes) == 1 else None
+        if name and name.rsplit(".", 1)[-1][:1].isupper() and not name.startswith(("tensorflow.", "keras.", "numpy.")):
+            return [f"{name}.__call__"]
     if isinstance(node, ast.Name) and (node.id in ctx.params or node.id in ctx.local_names):
         return []  # ``tf.cond(train, ...)`` on a parameter or a local: not the module's ``train()``
     if isinstance(node, (ast.Name, ast.Attribute)):

@@ -143,12 +143,19 @@ class Trainer:
                 # ``def train(...): @tf.function def step(...)`` with train() called once per epoch:
                 # every epoch makes a new tf.function, and each traces again
                 dec = node.decorator_list[0]  # type: ignore[attr-defined]
-                yield self.hit(dec, f"@tf.function on {node.name} inside {fn.name}(), which runs many times: "  # type: ignore[attr-defined]
+                yield self.hit(dec, f"{made_per_call(node.name)} {fn.name}(), which runs many times: "  # type: ignore[attr-defined]
                                     f"each call makes a new tf.function that traces again; define it once, "
                                     f"outside, and pass what it uses")
 
     def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
         yield from self.check(ctx)
+
+
+def made_per_call(name: str) -> str:
+    """How this rule's hit on a tf.function made anew by each call of its enclosing function
+    begins: the advice reads it to say reconfigure for that function (advice/static.py), so the
+    decision stays here."""
+    return f"@tf.function on {name} inside"
 
 
 def _traced_once(ctx: ScopeContext, fn: ast.AST) -> bool:
@@ -202,12 +209,7 @@ def _gets_new_object(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionD
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == p for n in ast.walk(fn))}
     if not called:
         return False
-    built: set[str] = set()
-    for stmt in loop.body:  # type: ignore[attr-defined]
-        for node in ctx.walk(stmt):
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
-                    and not tfapi.is_tensor_op(ctx.call_name(node.value)):
-                built.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    built = _built_in(ctx, loop)
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fn.name
                and any(i < len(n.args) and getattr(n.args[i], "id", None) in built for i in called)
                for stmt in loop.body for n in ctx.walk(stmt))  # type: ignore[attr-defined]
@@ -234,10 +236,7 @@ def _outer_gets_new_object(ctx: ScopeContext, outer: ast.FunctionDef | ast.Async
         scope = stack.pop()
         stack.extend(scope.children)
         for loop in scope.nodes(*_LOOPS):
-            built = {t.id for stmt in loop.body for node in ctx.walk(stmt)  # type: ignore[attr-defined]
-                     if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                     and not tfapi.is_tensor_op(ctx.call_name(node.value))
-                     for t in node.targets if isinstance(t, ast.Name)}
+            built = _built_in(ctx, loop)
             for stmt in loop.body:  # type: ignore[attr-defined]
                 for n in ctx.walk(stmt):
                     if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == outer.name):
@@ -247,6 +246,15 @@ def _outer_gets_new_object(ctx: ScopeContext, outer: ast.FunctionDef | ast.Async
                     if any(isinstance(arg := passed.get(p), ast.Name) and arg.id in built for p in used):
                         return True
     return False
+
+
+def _built_in(ctx: ScopeContext, loop: ast.AST) -> set[str]:
+    """Names the loop's body binds to a new object on every pass (``model = build_model()``; not
+    to a tensor op's result)."""
+    return {t.id for stmt in loop.body for node in ctx.walk(stmt)  # type: ignore[attr-defined]
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and not tfapi.is_tensor_op(ctx.call_name(node.value))
+            for t in node.targets if isinstance(t, ast.Name)}
 
 
 def _needed_anyway(ctx: ScopeContext, call: ast.Call) -> bool:

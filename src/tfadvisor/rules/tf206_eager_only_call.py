@@ -197,6 +197,9 @@ def total(values):
 
 
 _NUMERIC_CONVERSIONS = frozenset("diouxXeEfFgGc")
+# Keras's loops over data: inside a tf.function they raise (tests/conformance/variants/tf206.py)
+_KERAS_LOOPS = frozenset({"predict", "predict_on_batch"})
+_KERAS_LOOP_OPTIONS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing"})
 # Types a tensor is not: under ``if isinstance(x, np.ndarray):`` a traced tensor never gets in
 _NOT_TENSORS = frozenset({"numpy.ndarray", "list", "tuple", "int", "float", "str", "dict", "numpy.generic"})
 
@@ -222,9 +225,6 @@ def _only_python_types(ctx: ScopeContext, test: ast.expr, name: str) -> bool:
         return False
     kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
     return all((ctx.resolve(k) or "") in _NOT_TENSORS for k in kinds)
-# Keras's loops over data: inside a tf.function they raise (tests/conformance/variants/tf206.py)
-_KERAS_LOOPS = frozenset({"predict", "predict_on_batch"})
-_KERAS_LOOP_OPTIONS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing"})
 
 
 def _numeric_formats(ctx: ScopeContext) -> Iterator[tuple[ast.AST, ast.expr]]:
