@@ -265,8 +265,8 @@ def cmd_sample(args: argparse.Namespace) -> None:
         change, claims, sized = [], [], []
         for repo in sorted(repos):
             data = report(args.reports, repo)
-            if data["functions"]:
-                sized.append(repo)
+            if any(not f"{repo}:{fn['id']}".startswith(skip) for fn in data["functions"]):
+                sized.append(repo)  # round A reads only repositories with functions not left out
             asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
                            if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
             change += asked if len(asked) <= args.cap else rng.sample(asked, args.cap)
@@ -294,7 +294,7 @@ def cmd_sample(args: argparse.Namespace) -> None:
         folder = os.path.join(args.out, judge)
         os.makedirs(folder, exist_ok=True)
         for name, lines in (("functions.txt", items), ("claims.jsonl", [json.dumps(c) for c in claims]), ("recall_repos.txt", recall)):
-            with open(os.path.join(folder, name), "w") as f:
+            with open(os.path.join(folder, name), "w", errors="surrogateescape") as f:  # file names as on disk
                 f.write("".join(line + "\n" for line in lines))
         sample[judge] = {"change": change, "sq": quo_pick, "claims": len(claims), "recall_repos": recall}
         print(judge, "functions", len(items), "(change", len(change), "+ quo", len(quo_pick), ") claims", len(claims), "recall repos", len(recall))
