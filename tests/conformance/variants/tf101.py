@@ -203,4 +203,31 @@ VARIANTS = [
             return [len(o) for o in ds.take(2)]
         """, tf="same", real=True,
       note="tf.data traces the object's __call__ once: one trace of the tf.function per size there, not per element (heldout26)"),
+    V("grid-size-doubled-per-anchor-mask", """
+        import numpy as np
+        import tensorflow as tf
+
+        anchor_masks = np.array([[6, 7, 8], [3, 4, 5], [0, 1, 2]])
+
+        @tf.function
+        def targets_for_output(y_true, grid_size, anchor_idxs):
+            return tf.zeros([tf.shape(y_true)[0], grid_size, grid_size, 3]) + tf.cast(tf.reduce_sum(anchor_idxs), tf.float32)
+
+        def transform_targets(y_train, masks, size):
+            outputs = []
+            grid_size = size // 32
+            for anchor_idxs in masks:
+                outputs.append(targets_for_output(y_true=y_train, grid_size=grid_size, anchor_idxs=anchor_idxs))
+                grid_size *= 2
+            return tuple(outputs)
+
+        def main():
+            shapes = []
+            for _ in range(6):
+                targets = transform_targets(tf.ones([2, 4]), anchor_masks, 416)
+                shapes.append(targets[0].shape)
+            return shapes
+        """, tf="same", real=True,
+      note="a grid size doubled per pyramid level takes the same three values on every call: three traces "
+           "(heldout27: YOLOv3's target builder, copied into many repositories)"),
 ]

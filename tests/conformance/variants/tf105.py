@@ -310,4 +310,56 @@ VARIANTS = [
             return Trainer().train([tf.ones([2])])
         """, tf="differs", real=True,
       note="the step is made once per train() call and reads self.decay, set per epoch by the same method (heldout18)"),
+    V("globals-set-by-a-keras-lambda-layer-read-after-the-model-call", """
+        import tensorflow as tf
+
+        inputs = tf.keras.Input((3,))
+        z_mean = tf.keras.layers.Dense(2)(inputs)
+        z_log_var = tf.keras.layers.Dense(2)(inputs)
+
+        def sampling(args):
+            global z_mean, z_log_var
+            z_mean, z_log_var = args
+            return z_mean + tf.exp(z_log_var / 2) * 0.5
+
+        z = tf.keras.layers.Lambda(sampling)([z_mean, z_log_var])
+        encoder = tf.keras.Model(inputs, z)
+
+        def kl_loss():
+            return -0.5 * tf.reduce_sum(1 + z_log_var - tf.square(z_mean) - tf.exp(z_log_var))
+
+        @tf.function
+        def step(x):
+            z = encoder(x)
+            return tf.reduce_sum(z) + kl_loss()
+
+        def main():
+            losses = [step(tf.ones([2, 3]) * k) for k in range(3)]
+            encoder(tf.ones([2, 3]))  # encode eagerly for the plot
+            return losses
+        """, tf="same", real=True,
+      note="the Lambda layer sets the globals again inside every trace that calls the model, before "
+           "the loss reads them: each trace reads its own tensors (heldout26: a GAN's KL term). Left "
+           "after a trace, the globals hold that trace's tensors (TF202's finding on the setter); here the "
+           "program's last, eager call sets them again"),
+    V("rebound-under-the-main-guard-before-the-loop-function-runs", """
+        import tensorflow as tf
+
+        scale = tf.Variable(1.0)
+        offset = 0.0
+
+        @tf.function
+        def step(x):
+            return x * scale + offset
+
+        def train(batches):
+            return [step(x) for x in batches]
+
+        with tf.device("/CPU:0"):  # a block, as `if __name__ == "__main__":` is
+            offset = 1.0  # set again before train() makes the first call
+            results = train([tf.ones([2]), tf.ones([2]) * 2.0])
+        """, tf="same", real=True,
+      note="the call inside train() runs when train() is called, after the rebinding: the first trace "
+           "reads the new value (heldout27: a program's model, loss and optimizer made again under the "
+           "main guard, six claims judged wrong)"),
 ]

@@ -251,4 +251,36 @@ VARIANTS = [
             b = Block()
             return [b.forward(tf.ones([2]) * i).numpy().tolist() for i in range(3)]
         """, tf="same", real=True, note="written before it is read in the same trace: nothing carried between calls"),
+    V("loss-kept-on-self-and-logged-by-the-driving-method", """
+        import tensorflow as tf
+
+        def weight_penalty(model):
+            return tf.add_n([tf.reduce_sum(tf.square(w)) for w in model.trainable_variables])
+
+        class Network:
+            def __init__(self):
+                self.classifier = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1)])
+                self.optimizer = tf.keras.optimizers.SGD(0.01)
+                self.history = []
+
+            @tf.function
+            def train_step(self, x):
+                with tf.GradientTape() as tape:
+                    self.classifier(x)
+                    self.loss = 0 + weight_penalty(self.classifier)
+                grads = tape.gradient(self.loss, self.classifier.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.classifier.trainable_variables))
+
+            def train(self, steps):
+                for _ in range(steps):
+                    self.train_step(tf.ones([2, 3]))
+                    self.history.append(tf.identity(self.loss))
+
+        def main():
+            net = Network()
+            net.train(2)
+            return len(net.history)
+        """, tf="raises", real=True,
+      note="the driving method reads the attribute the trace set, after the call: out of scope (heldout27: "
+           "template trainers logging self.loss with tf.summary.scalar)"),
 ]

@@ -157,4 +157,38 @@ VARIANTS = [
         def main():
             return squares()
         """, tf="raises"),
+    V("list-of-output-dicts-from-a-model-handed-to-the-loss", """
+        import tensorflow as tf
+
+        class Head(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(2)
+
+            def call(self, x):
+                y = self.dense(x)
+                return y, [{"logits": y * k} for k in range(3)]
+
+        def total_loss(pred, aux_outputs=None):
+            preds = []
+            if aux_outputs is not None:
+                for out in aux_outputs:
+                    preds.append(out["logits"])
+            preds.append(pred)
+            return tf.add_n([tf.reduce_sum(p) for p in preds])
+
+        model = Head()
+
+        @tf.function
+        def step(model, x):
+            with tf.GradientTape() as tape:
+                pred, aux_outputs = model(x, training=True)
+                loss = total_loss(pred, aux_outputs=aux_outputs)
+            return loss, tape.gradient(loss, model.trainable_variables)
+
+        def main():
+            return [step(model, tf.ones([2, 3]))[0] for _ in range(2)]
+        """, tf="same", real=True,
+      note="a loop whose elements are indexed by strings iterates a Python list of dicts: AutoGraph leaves "
+           "it a Python loop (heldout27: a segmentation model's auxiliary outputs)"),
 ]

@@ -224,4 +224,66 @@ VARIANTS = [
         """ + _LOOP.format(model="critic"), tf="raises", real=True,
       note="an eager first call does not save it when the training batches have its shape: the call's "
            "first trace made the weights, and the tape reuses that trace"),
+    V("model-makes-its-sublayers-in-its-own-build-trained-with-fit", """
+        import numpy as np
+        import tensorflow as tf
+
+        class TextNet(tf.keras.Model):
+            def build(self, input_shape):
+                self.hidden = tf.keras.layers.Dense(8, activation="relu")
+                self.out = tf.keras.layers.Dense(1)
+                super().build(input_shape)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+
+        def main():
+            model = TextNet()
+            model.compile("sgd", "mse")
+            x, y = np.ones((8, 3), "float32"), np.zeros((8, 1), "float32")
+            history = model.fit(x, y, epochs=2, verbose=0)
+            return len(history.history["loss"]) == 2
+        """, tf="same", real=True,
+      note="a Model with its own build(): Keras calls it and does not trace call symbolically first, so "
+           "the sublayers' weights are made inside the decorated call's first trace and still get gradients "
+           "(heldout26: a TextCNN trained with fit, judged and run)"),
+    V("model-with-its-own-build-custom-loop", """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+
+            def build(self, input_shape):
+                super().build(input_shape)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+        """ + _LOOP.format(model="Critic()"), tf="same", real=True,
+      note="the same with the sublayers made in __init__: defining build() is what keeps Keras from a symbolic first call"),
+    V("layer-with-its-own-build-inside-a-model-trained-with-fit", """
+        import numpy as np
+        import tensorflow as tf
+
+        class Block(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self.dense = tf.keras.layers.Dense(1)
+                super().build(input_shape)
+
+            @tf.function
+            def call(self, x):
+                return self.dense(x)
+
+        def main():
+            model = tf.keras.Sequential([Block()])
+            model.compile("sgd", "mse")
+            model.fit(np.ones((8, 3), "float32"), np.zeros((8, 1), "float32"), epochs=1, verbose=0)
+            return True
+        """, tf="raises", real=True,
+      note="a Layer's own build() does not save it under fit: the model around it is traced symbolically "
+           "first, and TensorFlow 2.21 gives no gradients"),
 ]
