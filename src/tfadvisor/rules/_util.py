@@ -137,7 +137,7 @@ def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
             return (False, ())
     if isinstance(it, ast.Name) and ctx.is_module_dataset(it):
         return (True, ())  # a tf.data pipeline the module made (``dataset = build_dataset()``)
-    if isinstance(loop.target, ast.Name) and _keyed_by_strings(loop, loop.target.id):
+    if isinstance(it, ast.Name) and isinstance(loop.target, ast.Name) and _keyed_by_strings(loop, loop.target.id):
         # ``for out in aux_outputs: out["pred_logits"]``: the elements are dicts, so what is iterated
         # is a Python list of them (a tensor's element indexed by a string raises); heldout27: a
         # model's list of auxiliary outputs, two TF208 claims judged wrong

@@ -247,13 +247,17 @@ def _build_module_rebinds(ctx: ScopeContext) -> dict[str, int]:
     for name, where in lines.items():
         if len(where) > 1 and name not in not_values:
             out[name] = max(where)
-    layer_functions = _keras_lambda_functions(ctx, tree)
+    layer_functions: set[str] | None = None  # found only where some function has a `global` statement
     stack = list(root.children)
     while stack:
         scope = stack.pop()
         stack.extend(scope.children)
         globals_here = {n for g in scope.nodes(ast.Global) for n in g.names}
-        if not globals_here or getattr(scope.node, "name", None) in layer_functions:
+        if not globals_here:
+            continue
+        if layer_functions is None:
+            layer_functions = _keras_lambda_functions(ctx, tree)
+        if getattr(scope.node, "name", None) in layer_functions:
             continue
         # set once by a function the module runs once, at start-up (``main()``), not in a loop of it
         once = _runs_once_at_start(root, scope)

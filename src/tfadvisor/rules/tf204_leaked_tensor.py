@@ -200,29 +200,53 @@ def _differentiated(ctx: ScopeContext, target: ast.AST) -> bool:
     the value is made of (a project helper's result the module pass cannot see)."""
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
         return False
-    return any(isinstance(call.func, ast.Attribute) and call.func.attr == "gradient" and call.args
-               and ast.dump(call.args[0]) == ast.dump(target, include_attributes=False).replace("Store()", "Load()")
-               for call in ctx.scope.nodes(ast.Call))
+    return f"{target.value.id}.{target.attr}" in ctx.scope.cached("tf204_differentiated", lambda: frozenset(
+        ast.unparse(call.args[0]) for call in ctx.scope.nodes(ast.Call)
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "gradient" and call.args))
 
 
 def _read_by_callers(ctx: ScopeContext, attr: str) -> bool:
     """A method of the same class that calls this one (``loss = self.train_step(x)``) and then reads
-    ``self.<attr>`` (``tf.summary.scalar("loss", self.loss)``): the caller drives the loop eagerly,
-    so the tensor the trace stored is read outside it (heldout27: three template trainers, judged
-    fix-first; TensorFlow 2.21 raises "out of scope")."""
+    ``self.<attr>`` (``tf.summary.scalar("loss", self.loss)``), without setting it itself: the
+    caller drives the loop eagerly, so the tensor the trace stored is read outside it (heldout27:
+    three template trainers, judged fix-first; TensorFlow 2.21 raises "out of scope"). A caller
+    that sets the attribute from the call's result (``self.pred = self.body(x)``) reads its own."""
     fn, cls = ctx.function, ctx.scope.cls
     if fn is None or cls is None:
         return False
-    for method in cls.node.body:
-        if not isinstance(method, ast.FunctionDef) or method is fn:
-            continue
-        calls = [c.lineno for c in ast.walk(method) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
-                 and c.func.attr == fn.name and isinstance(c.func.value, ast.Name) and c.func.value.id == "self"]
-        if calls and any(isinstance(a, ast.Attribute) and a.attr == attr and isinstance(a.ctx, ast.Load)
-                         and isinstance(a.value, ast.Name) and a.value.id == "self" and a.lineno > min(calls)
-                         for a in ast.walk(method)):
+    for name, calls, loads, stores in _self_uses(ctx, cls.node):
+        first = calls.get(fn.name)
+        if name != fn.name and first is not None and attr not in stores and loads.get(attr, 0) > first:
             return True
     return False
+
+
+def _self_uses(ctx: ScopeContext, cls: ast.ClassDef) -> list[tuple[str, dict[str, int], dict[str, int], frozenset[str]]]:
+    """Per method of the class: (name, self-methods it calls -> first line, attributes of self it
+    reads -> last line, attributes of self it sets). Built once per class."""
+    def build() -> list[tuple[str, dict[str, int], dict[str, int], frozenset[str]]]:
+        out = []
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef):
+                continue
+            calls: dict[str, int] = {}
+            loads: dict[str, int] = {}
+            stores: set[str] = set()
+            for node in ast.walk(method):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_self(node.func.value):
+                    calls[node.func.attr] = min(calls.get(node.func.attr, node.lineno), node.lineno)
+                elif isinstance(node, ast.Attribute) and _is_self(node.value):
+                    if isinstance(node.ctx, ast.Load):
+                        loads[node.attr] = max(loads.get(node.attr, 0), node.lineno)
+                    else:
+                        stores.add(node.attr)
+            out.append((method.name, calls, loads, frozenset(stores)))
+        return out
+    return module_scope(ctx.scope).cached(f"tf204_self_uses_{id(cls)}", build)
+
+
+def _is_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _on_self(target: ast.AST) -> bool:

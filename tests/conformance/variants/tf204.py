@@ -283,4 +283,27 @@ VARIANTS = [
         """, tf="raises", real=True,
       note="the driving method reads the attribute the trace set, after the call: out of scope (heldout27: "
            "template trainers logging self.loss with tf.summary.scalar)"),
+    V("attribute-set-again-by-the-caller-from-the-result", """
+        import tensorflow as tf
+
+        class RPN(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.conv = tf.keras.layers.Dense(4)
+
+            @tf.function
+            def body(self, x):
+                self.pred = self.conv(x) * 2.0
+                return self.pred
+
+            def call(self, x):
+                self.pred = self.body(x)
+                return tf.reduce_sum(self.pred)
+
+        def main():
+            rpn = RPN()
+            return [rpn(tf.ones([2, 3])) for _ in range(2)]
+        """, tf="same", real=True,
+      note="the caller sets the attribute from the call's result before reading it: it reads its own "
+           "tensor, not the trace's (heldout26: a Faster R-CNN's RPN, judged and run)"),
 ]
