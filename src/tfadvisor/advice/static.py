@@ -808,7 +808,6 @@ def _shape_retraces(case: Case) -> Decision | None:
 
 
 # -- decorated functions -------------------------------------------------------------------------
-
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
     exported = any(reason.startswith(EXPORTED[0]) for reason in case.linked.needs_graph)
@@ -831,10 +830,11 @@ def _decorated_hazards(case: Case) -> Decision | None:
                 f"{eager} calls it eagerly in a loop: the decorator makes those calls a graph; if a training "
                 f"loop's first call is inside another tf.function, build the model before it (model.build(shape))"])
     exports = [r for r in case.linked.needs_graph if r.startswith(EXPORTED)]
-    if "TF406" in found and exports:
+    if found == ["TF406"] and exports:
         # its graph is exported (``model.call.get_concrete_function``): undecorated, that call
         # fails; what TF406 asks is a build before training (heldout24: judged keep, three times).
-        # Options alone (input_signature, relax_shapes) do not need a graph: judged undecorate.
+        # Options alone (input_signature, relax_shapes) do not need a graph: judged undecorate. With
+        # other findings too, fix-first below keeps the decorator and says them.
         return Decision(Verdict.KEEP, assumptions=[*dict.fromkeys(exports),
                                                    "build the model before training (model.build(shape)) so that "
                                                    "its weights are not made inside this trace"])
