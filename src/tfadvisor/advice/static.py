@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context, values
 from tfadvisor.analysis.module import looks_like_model
-from tfadvisor.analysis.project import EXPORTED, HANDED_TO_A_TRACER, Linked, ParamFacts, Project
+from tfadvisor.analysis.project import EXPORTED, EXPORTED_GRAPH, HANDED_TO_A_TRACER, Linked, ParamFacts, Project
 from tfadvisor.analysis.summary import CallSite, FunctionSummary
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
@@ -810,7 +810,7 @@ def _shape_retraces(case: Case) -> Decision | None:
 # -- decorated functions -------------------------------------------------------------------------
 def _decorated_hazards(case: Case) -> Decision | None:
     found = serious(case.hazards)
-    exported = any(reason.startswith(EXPORTED[0]) for reason in case.linked.needs_graph)
+    exported = any(reason.startswith(EXPORTED_GRAPH) for reason in case.linked.needs_graph)
     if found and exported and not case.linked.callers and all(code[2] == "2" for code in found):
         # only traced, never called (get_concrete_function): its Python side effects run once, while
         # tracing, which is what such code is written for (it records what the trace created)

@@ -109,5 +109,9 @@ class ImportMap:
             return canonical(root + "." + ".".join(parts))
         return root
 
+    def roots(self) -> set[str]:
+        """The top-level packages the module's names come from (``np.linalg`` -> ``numpy``)."""
+        return {v.split(".", 1)[0] for v in self.names.values()}
+
     def imports_tensorflow(self) -> bool:
         return any(v == "tensorflow" or v.startswith(("tensorflow.", "keras")) for v in self.names.values())

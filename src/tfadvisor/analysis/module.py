@@ -187,7 +187,7 @@ def _other_framework(imports: ImportMap) -> str | None:
     that has both): its functions are not tfadvisor's to advise on."""
     if imports.imports_tensorflow():
         return None
-    roots = {v.split(".", 1)[0] for v in imports.names.values()}
+    roots = imports.roots()
     return next((f for f in _OTHER_FRAMEWORKS if f in roots), None)
 
 
@@ -198,7 +198,7 @@ def _numpy_only(imports: ImportMap) -> bool:
     chapter), never a tensor computation (heldout27: five such NumPy train steps told fix-first)."""
     if imports.star or imports.imports_tensorflow():
         return False
-    roots = {v.split(".", 1)[0] for v in imports.names.values()}
+    roots = imports.roots()
     return "numpy" in roots and roots <= _NUMERIC_LIBRARIES | sys.stdlib_module_names
 
 

@@ -36,7 +36,9 @@ class ParamFacts:
 HANDED_TO_A_TRACER = "handed to an API that traces it"
 # How ``needs_graph`` says a graph is exported: its own get_concrete_function/signatures=, or a
 # model's ``call`` exported where the analysis cannot tell the model's class.
-EXPORTED = ("its graph is exported", "a model's call is exported")
+EXPORTED_GRAPH = "its graph is exported"
+EXPORTED_CALL = "a model's call is exported"
+EXPORTED = (EXPORTED_GRAPH, EXPORTED_CALL)
 
 
 def _traced_with_tensors(linked: Linked) -> None:
@@ -588,13 +590,13 @@ class Project:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:
                     self.functions[target.id].needs_graph.append(
-                        f"{EXPORTED[0]} (get_concrete_function or signatures=, line {line})")
+                        f"{EXPORTED_GRAPH} (get_concrete_function or signatures=, line {line})")
                 elif name.endswith(".call"):
                     # ``self.model.call.get_concrete_function(spec)`` on a model whose class the
                     # analysis cannot tell: any decorated Keras ``call`` may be the one exported, and
                     # undecorated it has no get_concrete_function (heldout24: three text classifiers
                     # exported so, judged keep)
-                    said = f"{EXPORTED[1]} ({mod.path}"
+                    said = f"{EXPORTED_CALL} ({mod.path}"
                     # within the exporting script's part of the repository (its folder's parent: a
                     # model zoo holds many programs), not every model of the repository
                     near = os.path.dirname(os.path.dirname(mod.path))

@@ -80,7 +80,7 @@ def fixed_after_init(ctx: ScopeContext) -> frozenset[str]:
     def build() -> frozenset[str]:
         init = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
         initial = {n.attr for n in ast.walk(init)
-                   if isinstance(n, ast.Attribute) and _is_self(n.value) and isinstance(n.ctx, ast.Store)} if init else set()
+                   if isinstance(n, ast.Attribute) and is_self(n.value) and isinstance(n.ctx, ast.Store)} if init else set()
         return frozenset(initial) - _changed_attributes(ctx.scope.root)
     return ctx.scope.root.cached(f"fixed_after_init:{cls.qualname}", build)
 
@@ -90,7 +90,7 @@ def _changed_attributes(module: Scope) -> frozenset[str]:
     (``self.tau = ...`` there sets them up; anywhere else, or ``agent.tau = ...``, changes them)."""
     def build() -> frozenset[str]:
         setup = {id(n) for init in every_node(module, ast.FunctionDef) if init.name == "__init__"
-                 for n in ast.walk(init) if isinstance(n, ast.Attribute) and _is_self(n.value)}
+                 for n in ast.walk(init) if isinstance(n, ast.Attribute) and is_self(n.value)}
         changed: set[str] = set()
         for node in every_node(module, ast.Attribute, ast.AugAssign, ast.Subscript, ast.Call):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in setup:
@@ -153,7 +153,7 @@ def _fresh_per_call(ctx: ScopeContext) -> dict[str, int]:
                 out.setdefault(attr, stmt.lineno)
             call = stmt.value if isinstance(stmt, ast.Expr) else None
             if (cls is not None and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-                    and _is_self(call.func.value) and not call.args):
+                    and is_self(call.func.value) and not call.args):
                 for method in cls.node.body:
                     if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name == call.func.attr:
                         for inner in method.body:
@@ -167,12 +167,12 @@ def _rebound_containers(stmt: ast.stmt) -> list[str]:
     """``self.losses = {...}``: the attributes a statement binds to a new Python container."""
     if not isinstance(stmt, ast.Assign) or not is_container(stmt.value):
         return []
-    return [t.attr for t in stmt.targets if isinstance(t, ast.Attribute) and _is_self(t.value)]
+    return [t.attr for t in stmt.targets if isinstance(t, ast.Attribute) and is_self(t.value)]
 
 
 def _scratch(receiver: ast.AST, node: ast.AST, fresh: dict[str, int]) -> bool:
     """``self.losses[k] += l`` after the function made ``self.losses`` anew: the call's own container."""
-    return (isinstance(receiver, ast.Attribute) and _is_self(receiver.value) and receiver.attr in fresh
+    return (isinstance(receiver, ast.Attribute) and is_self(receiver.value) and receiver.attr in fresh
             and getattr(node, "lineno", 0) > fresh[receiver.attr])
 
 
@@ -208,7 +208,7 @@ def _changed(ctx: ScopeContext, node: ast.AST, target: ast.AST, declared: set[st
     if isinstance(target, ast.Subscript) and _outliving_container(ctx, target.value, declared):
         return f"sets {ast.unparse(target)}"
     if ((isinstance(node, ast.AugAssign) or _updates_itself(ctx, node, target)) and isinstance(target, ast.Attribute)
-            and _is_self(target.value) and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
+            and is_self(target.value) and target.attr not in ctx.layer_attrs and ast.unparse(target) not in tensor_attrs):
         return f"sets {ast.unparse(target)}"
     return None
 
@@ -229,7 +229,7 @@ def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str
     entry of one (``self.info["losses"]["a"].append(x)``)."""
     while isinstance(receiver, ast.Subscript):
         receiver = receiver.value
-    if isinstance(receiver, ast.Attribute) and _is_self(receiver.value):
+    if isinstance(receiver, ast.Attribute) and is_self(receiver.value):
         return receiver.attr in ctx.container_attrs
     if isinstance(receiver, ast.Name):
         name = receiver.id
@@ -239,7 +239,8 @@ def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str
     return False
 
 
-def _is_self(node: ast.AST) -> bool:
+def is_self(node: ast.AST) -> bool:
+    """``self``, the name a method's object goes by."""
     return isinstance(node, ast.Name) and node.id == "self"
 
 
@@ -279,7 +280,7 @@ def is_create_once_guard(test: ast.AST) -> bool:
         return True
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in _GUARD_CALLS:
         return True
-    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and _is_self(test.func.value)
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and is_self(test.func.value)
             and any(word in test.func.attr for word in ("init", "built", "build", "need", "create"))):
         return True  # ``if self._need_init():``, ``if self._should_build():``
     if isinstance(test, ast.BoolOp):

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.state import is_self
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import likely_tensor, module_scope
@@ -233,9 +234,9 @@ def _self_uses(ctx: ScopeContext, cls: ast.ClassDef) -> list[tuple[str, dict[str
             loads: dict[str, int] = {}
             stores: set[str] = set()
             for node in ast.walk(method):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_self(node.func.value):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_self(node.func.value):
                     calls[node.func.attr] = min(calls.get(node.func.attr, node.lineno), node.lineno)
-                elif isinstance(node, ast.Attribute) and _is_self(node.value):
+                elif isinstance(node, ast.Attribute) and is_self(node.value):
                     if isinstance(node.ctx, ast.Load):
                         loads[node.attr] = max(loads.get(node.attr, 0), node.lineno)
                     else:
@@ -243,10 +244,6 @@ def _self_uses(ctx: ScopeContext, cls: ast.ClassDef) -> list[tuple[str, dict[str
             out.append((method.name, calls, loads, frozenset(stores)))
         return out
     return module_scope(ctx.scope).cached(f"tf204_self_uses_{id(cls)}", build)
-
-
-def _is_self(node: ast.AST) -> bool:
-    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _on_self(target: ast.AST) -> bool:
