@@ -42,6 +42,9 @@ TF_IMPORT_NB = re.compile(rb"(import tensorflow|from tensorflow)")
 # a file headed by TensorFlow's copyright line is TensorFlow's code (vendored sources, tutorial copies),
 # which heldout26's judges found by hand; from heldout27 on it is left out mechanically
 TF_AUTHORS = b"The TensorFlow Authors"
+# from heldout28 on, listings found by short genre words ("gan-tf", "rl-tf") also name projects of
+# other technologies whose names share the letters; removed by name before the walk to spare the fetch
+OTHER_TECHNOLOGY = re.compile(r"tfjs|tflite|tf-?idf|gang-?sheet|gang-bot|tf-gang\b|tftp|gandhi-sans")
 
 
 def corpus_name(prefix: str, github: str) -> str:
@@ -69,6 +72,8 @@ def kept_like(name: str) -> str | None:
         return "kept-like"
     if "tensorflow_tensorflow" in name or name.endswith("/tensorflow-upstream"):
         return "tensorflow-mirror"
+    if OTHER_TECHNOLOGY.search(repo):
+        return "other-technology"
     return None
 
 
