@@ -64,7 +64,8 @@ def used_names(extra: list[str]) -> set[str]:
 
 
 def kept_like(name: str) -> str | None:
-    """Why a name is removed before the walk: kept for the independent evaluation, or TensorFlow's own sources."""
+    """Why a name is removed before the walk: kept for the independent evaluation, TensorFlow's own
+    sources, or (from heldout28 on) a project of another technology whose name shares the letters."""
     owner, repo = name.split("/", 1)
     kept_repos = {k.split("/")[1] for k in KEPT}
     if name in KEPT or owner == "lynnho" or repo in kept_repos or repo.removeprefix("tensorflow-") in {
