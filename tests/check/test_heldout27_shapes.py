@@ -6,21 +6,10 @@ says what judges decided. All fail at the heldout27 freeze (463e67b).
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
-from tfadvisor.check import check_paths
+from programs import check, verdicts
 from tfadvisor.model import Verdict
-
-
-def check(tmp_path: Path, files: dict[str, str]):  # type: ignore[no-untyped-def]
-    for name, code in files.items():
-        (tmp_path / name).write_text(textwrap.dedent(code))
-    return check_paths([str(tmp_path)])
-
-
-def verdicts(tmp_path: Path, files: dict[str, str]) -> dict[str, Verdict]:
-    return {fn.qualname: fn.verdict for fn in check(tmp_path, files).functions}
 
 
 NUMPY_BACKPROP = """\

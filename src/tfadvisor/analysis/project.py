@@ -129,6 +129,11 @@ class Project:
             if testcode.is_test_case(self.class_bases(mod.module, cls.qualname)))
         self._link()
 
+    @cached_property
+    def model_builds(self) -> list[tuple[str, int]]:
+        """Where code outside tests builds a model before its first call (``model.build(shape)``)."""
+        return [(m.path, line) for m in self.modules if not self.is_test_file(m.path) for line in m.model_builds]
+
     def is_test(self, fn: FunctionSummary) -> bool:
         """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py).
         A file named like a test whose functions the workload calls is a module of the workload

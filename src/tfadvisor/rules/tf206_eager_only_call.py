@@ -39,6 +39,9 @@ inside graph code they raise (`AttributeError: 'SymbolicTensor' object has no at
 call the model, `model(x, training=False)`. A `predict` method of another library (the Object
 Detection API's `detection_model.predict(image, shapes)`) is graph code of its own: only a model the
 code makes with Keras, or a call with Keras's options (`verbose=0`), is taken for sure.
+Under a debug flag (`if self._is_debug: print(loss.numpy())`) the call is only a note: programs
+that have such a flag run eagerly when it is on (they skip their `tf.function` wrap, or turn on
+`run_functions_eagerly`), and with the flag off the branch is not traced.
 """
     bad = (
         """\

@@ -190,4 +190,24 @@ VARIANTS = [
         def main():
             return [predict(tf.ones([1, 2])) for _ in range(2)]
         """, tf="differs", real=True),
+    V("print-under-a-debug-flag-of-a-trainer", """
+        import tensorflow as tf
+
+        class Trainer:
+            def __init__(self, debug=False):
+                self.debug = debug
+                self.w = tf.Variable(2.0)
+
+            @tf.function
+            def step(self, x):
+                loss = tf.reduce_sum(x * self.w)
+                if self.debug:
+                    print("step loss", loss)
+                return loss
+
+        def main():
+            trainer = Trainer()
+            return [float(trainer.step(tf.ones([3]))) for _ in range(3)]
+        """, tf="same", real=True,
+      note="a Python flag, off: the branch is never traced, so nothing prints in either mode (heldout28)"),
 ]

@@ -416,4 +416,28 @@ VARIANTS = [
             return [shape_list(tf.ones([2, 3])) for _ in range(3)][-1]
         """, tf="same", real=True,
       note="the isinstance test runs while tracing and is False for a tensor: the NumPy branch is never traced (heldout26: ELECTRA's shape helper)"),
+    V("numpy-under-a-debug-flag-of-an-agent-wrapped-only-out-of-debug", """
+        import tensorflow as tf
+
+        class Agent:
+            def __init__(self, debug):
+                self._is_debug = debug
+                self.w = tf.Variable(tf.ones([3, 1]))
+                self.opt = tf.keras.optimizers.SGD(0.1)
+                self.step = self._step if debug else tf.function(self._step)
+
+            def _step(self, x):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.matmul(x, self.w) ** 2)
+                if self._is_debug:
+                    print("loss", loss.numpy())
+                grads = tape.gradient(loss, [self.w])
+                self.opt.apply_gradients(zip(grads, [self.w]))
+                return loss
+
+        def main():
+            agent = Agent(debug=False)
+            return [float(agent.step(tf.ones([2, 3]))) for _ in range(3)]
+        """, tf="same", real=True,
+      note="the flag is a Python bool: off, the branch is not traced; on, the program runs eagerly (heldout28: an RL agent's debug prints)"),
 ]
