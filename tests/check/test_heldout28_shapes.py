@@ -136,3 +136,15 @@ def test_a_decorated_model_call_nobody_builds_first_still_comes_off(tmp_path: Pa
     trainer = RL_TRAINER.replace("            self.policy_model.build((None, *input_shape))\n", "")
     found = verdicts(tmp_path, {"model.py": RL_MODEL, "trainer.py": trainer})
     assert found["MLP.call"] is Verdict.UNDECORATE
+
+
+def test_building_another_model_does_not_keep_the_decorator(tmp_path: Path) -> None:
+    """The program builds a model of another class first (``head = Head(); head.build(shape)``)
+    and trains this one unbuilt: its weights are made in the trace and get no gradients, so the
+    decorator still comes off (benchmarks/corpus/mlproj: ``ResidualBlock.call``)."""
+    trainer = RL_TRAINER.replace("            self.policy_model.build((None, *input_shape))\n",
+                                 "            head = Head()\n            head.build((None, 4))\n")
+    trainer = trainer.replace("class Trainer:", "class Head(tf.keras.layers.Dense):\n"
+                              "        def __init__(self):\n            super().__init__(1)\n\n\n    class Trainer:")
+    found = verdicts(tmp_path, {"model.py": RL_MODEL, "trainer.py": trainer})
+    assert found["MLP.call"] is Verdict.UNDECORATE

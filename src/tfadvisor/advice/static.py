@@ -863,7 +863,9 @@ def _decorated_hazards(case: Case) -> Decision | None:
         # a decorated Keras call of a class made in another file: whether its weights are built in
         # this trace depends on how that file first calls it; taking the decorator off is safe
         # either way (Keras traces call itself), keeping it is not (benchmarks/corpus: layers.py)
-        built = [(path, line) for path, line in case.project.model_builds if _same_program(path, case.fn.path)]
+        cls = (case.fn.class_qualname or "").rsplit(".", 1)[-1]
+        built = [(path, line) for path, line, made in case.project.model_builds
+                 if _same_program(path, case.fn.path) and made in (None, cls)]  # another class built: not this one
         if built:
             # ... unless the program builds its models before their first call (``self.policy.build((None,
             # 4))`` in a trainer): then the weights exist before this trace and get their gradients

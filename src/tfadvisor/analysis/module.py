@@ -82,7 +82,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.keras_driven = True
         if _builds_a_model(call) and not (scope.cls is not None and scope.cls.qualname in keras_classes):
-            summary.model_builds.append(call.lineno)  # (a layer building its own sublayer builds only that)
+            # (a layer building its own sublayer builds only that)
+            summary.model_builds.append((call.lineno, _made_from(scope, call.func.value, call.lineno)))  # type: ignore[attr-defined]
         if any(k.arg == "dynamic" and _true_here(k.value, scope) for k in call.keywords):
             made = _dynamic_class(call, scope)
             if made:
@@ -174,6 +175,21 @@ def _builds_a_model(call: ast.Call) -> bool:
     receiver = func.value
     return not ((isinstance(receiver, ast.Name) and receiver.id in ("self", "cls"))
                 or (isinstance(receiver, ast.Call) and getattr(receiver.func, "id", "") == "super"))
+
+
+def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
+    """The class a name was last made from before ``line`` in this scope (``layer = Dense2(8)``:
+    ``Dense2``), or None when that is not written here (a parameter, an attribute)."""
+    if not isinstance(receiver, ast.Name):
+        return None
+    made = None
+    last = 0
+    for node in scope.nodes(ast.Assign):
+        if (last < node.lineno < line and isinstance(node.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)):
+            func = node.value.func
+            last, made = node.lineno, func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return made
 
 
 def _debug_lines(ifs: Iterable[list[ast.If]]) -> set[int]:

@@ -130,9 +130,11 @@ class Project:
         self._link()
 
     @cached_property
-    def model_builds(self) -> list[tuple[str, int]]:
-        """Where code outside tests builds a model before its first call (``model.build(shape)``)."""
-        return [(m.path, line) for m in self.modules if not self.is_test_file(m.path) for line in m.model_builds]
+    def model_builds(self) -> list[tuple[str, int, str | None]]:
+        """Where code outside tests builds a model before its first call (``model.build(shape)``),
+        and the class it was made from when the building scope says so."""
+        return [(m.path, line, made) for m in self.modules if not self.is_test_file(m.path)
+                for line, made in m.model_builds]
 
     def is_test(self, fn: FunctionSummary) -> bool:
         """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py).

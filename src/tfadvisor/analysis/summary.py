@@ -239,8 +239,9 @@ class ModuleSummary:
     # ``.compile(...)`` calls: with ``run_eagerly=True`` written out, and the others (Keras's default
     # compiles the steps into a tf.function)
     eager_compiles: int = 0
-    # lines of ``model.build(shape)`` calls (a model's weights made before its first call)
-    model_builds: list[int] = field(default_factory=list)
+    # ``model.build(shape)`` calls (a model's weights made before its first call): line, and the
+    # class the model was made from when this scope says so (``model = Net()``), else None
+    model_builds: list[tuple[int, str | None]] = field(default_factory=list)
     graph_compiles: int = 0
     # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
     # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)
