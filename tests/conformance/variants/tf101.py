@@ -230,4 +230,23 @@ VARIANTS = [
         """, tf="same", real=True,
       note="a grid size doubled per pyramid level takes the same three values on every call: three traces "
            "(heldout27: YOLOv3's target builder, copied into many repositories)"),
+    V("batch-size-of-each-batch-of-a-dataset", """
+        import tensorflow as tf
+
+        noise_dim = 4
+        dense = tf.keras.layers.Dense(1)
+
+        @tf.function
+        def generator_step(batch_size):
+            return tf.reduce_mean(dense(tf.random.uniform([batch_size, noise_dim])))
+
+        def main():
+            data = tf.data.Dataset.from_tensor_slices(tf.ones([10, 3])).batch(4)
+            out = []
+            for _ in range(3):
+                for b in data:
+                    out.append(float(generator_step(b.shape[0])))
+            return len(out)
+        """, tf="same", real=True,
+      note="b.shape[0] is 4, 4, then 2 on every epoch: two traces (heldout28: a WGAN's generator step, judged and run)"),
 ]
