@@ -81,6 +81,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.keras_driven = True
+            summary.driver_calls.add(call.func.attr)
         if _builds_a_model(call) and not (scope.cls is not None and scope.cls.qualname in keras_classes):
             # (a layer building its own sublayer builds only that)
             summary.model_builds.append((call.lineno, _made_from(scope, call.func.value, call.lineno)))  # type: ignore[attr-defined]

@@ -130,6 +130,16 @@ class Project:
         self._link()
 
     @cached_property
+    def keras_driven_modules(self) -> set[str]:
+        """Modules that run Keras's own loops (``model.fit(...)``, ``model.predict(x)``). A call of
+        a name that a class of the project defines as a method (an LDA metric's own ``fit``, a
+        trainer's ``predict``) is taken for that method, not Keras's loop (heldout29: a Keras
+        metric whose own ``fit`` the program calls eagerly was taken for graph code)."""
+        own = {fn.name for mod in self.modules for fn in mod.functions
+               if fn.class_qualname is not None and not self.is_test_file(mod.path)}
+        return {m.module for m in self.modules if m.keras_driven and m.driver_calls - own}
+
+    @cached_property
     def model_builds(self) -> list[tuple[str, int, str | None]]:
         """Where code outside tests builds a model before its first call (``model.build(shape)``),
         and the class it was made from when the building scope says so."""
@@ -621,7 +631,7 @@ class Project:
                 linked.needs_graph.append("a distributed step (strategy.run/reduce): it must run as a graph")
 
     def _mark_framework_methods(self) -> None:
-        driven = {m.module for m in self.modules if m.keras_driven}
+        driven = self.keras_driven_modules
         for linked in self.functions.values():
             fn = linked.fn
             if fn.class_qualname is None or fn.name not in graph_context.FRAMEWORK_METHODS:
@@ -724,7 +734,7 @@ class Project:
     def _graph_context(self) -> dict[str, str]:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
         tracing APIs, Keras's graph methods, and what they call or define."""
-        driven = {m.module for m in self.modules if m.keras_driven}
+        driven = self.keras_driven_modules
         # every compile of the project says run_eagerly=True: Keras runs the steps as Python
         eager_keras = (sum(m.eager_compiles for m in self.modules) > 0
                        and sum(m.graph_compiles for m in self.modules) == 0)
