@@ -58,3 +58,41 @@ def test_a_metric_whose_own_fit_the_program_calls_is_not_graph_code(tmp_path: Pa
     five claims of this shape wrong (TF206, TF204, TF208)."""
     report = check(tmp_path, {"metrics.py": METRIC_WITH_ITS_OWN_FIT, "solver.py": SOLVER})
     assert not [f for f in report.findings if f.severity.value != "info"]
+
+
+ONE_OBSERVATION_FIRST = """\
+    import tensorflow as tf
+
+
+    class Critic(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(8)
+            self.out = tf.keras.layers.Dense(1)
+
+        @tf.function
+        def call(self, x):
+            return self.out(self.hidden(x))
+
+
+    critic = Critic()
+    critic(tf.ones([1, 3]))
+    opt = tf.keras.optimizers.SGD(0.01)
+
+
+    def train(batches):
+        for x, y in batches:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(critic(x) - y))
+            grads = tape.gradient(loss, critic.trainable_variables)
+            opt.apply_gradients(zip(grads, critic.trainable_variables))
+"""
+
+
+def test_a_model_first_called_on_one_observation_is_not_said_to_lose_its_gradients(tmp_path: Path) -> None:
+    """``critic(tf.ones([1, 3]))`` before training on batches: the batches trace again and the
+    weights get their gradients (TensorFlow 2.21: conformance variant
+    built-by-an-eager-call-on-one-observation-then-trained-on-batches). TF406 stays a note."""
+    report = check(tmp_path, {"critic.py": ONE_OBSERVATION_FIRST})
+    found = [f for f in report.findings if f.rule == "TF406"]
+    assert found and all(f.severity.value == "info" for f in found)

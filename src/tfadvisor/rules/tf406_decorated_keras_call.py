@@ -35,8 +35,12 @@ So does a class whose sublayers are all the project's own classes that make no K
 their own (they may make their weights in `__init__`, as a hand-written Dense does), and a class
 that the file defining it never makes: a program that builds it first
 (`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
-program builds it is in another file. An eager first call (`model(tf.ones((1, 3)))`) is not enough:
-the decorated `call` traces it, and TensorFlow 2.21 still gives no gradients afterwards.
+program builds it is in another file (the advice keeps the decorator when a module of the same
+folder builds the model first). An eager first call on a batch of the training shape
+(`model(x_train[:32])`) is not enough: the decorated `call` traces it, the training call reuses that
+trace, and TensorFlow 2.21 gives no gradients afterwards. A first call on another shape (one
+observation, `model(obs[None])`, before batches of 64) is traced again for training, and there the
+weights get their gradients.
 A Model (not a Layer) that defines its own `build` is fine too: Keras runs that `build` instead of
 tracing `call` symbolically first, and the sublayers made in the decorated call's first trace get
 their gradients, in `fit` and in a custom loop.
@@ -157,13 +161,18 @@ class TextNet(tf.keras.Model):
         # module: whether a program builds it first (``model.build(shape)``: then every weight gets
         # its gradients; an eager first call does not, it is traced too) is not in this file.
         loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
+        # ``critic(obs[None])`` before training on batches: that first trace is of one observation,
+        # training's batches trace again and get their gradients (conformance variant
+        # built-by-an-eager-call-on-one-observation-then-trained-on-batches); whether the batches
+        # differ in shape is not written: a note
+        observed = made and _called_on_one_observation(ctx, ctx.scope.cls.node.name)
         unless = "" if made else " unless the program builds it first (model.build(shape); another file decides)"
         if handed_only:
             unless = WEIGHTS_MAY_EXIST
         yield self.hit(decorator, f"@tf.function on {ctx.scope.cls.node.name}.call: weights built on the first call "
                                   f"are built inside this trace{unless}, and a custom training loop then gets no "
                                   f"gradients for them (Keras traces call itself in fit/predict); decorate the train "
-                                  f"step instead", speculative=loop or not made or handed_only or own_layers)
+                                  f"step instead", speculative=loop or not made or handed_only or own_layers or observed)
 
 
 # What the hit says when the sublayers are all handed in (a model built already, as a functional
@@ -194,6 +203,33 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
                                 and isinstance(func.value, ast.Name) and func.value.id != "self")
         training = training or name in _TRAINING
     return made, made and (building or not training)
+
+
+def _called_on_one_observation(ctx: ScopeContext, cls: str) -> bool:
+    """The module calls an instance of the class (``critic = Critic()``) on one observation:
+    ``critic(tf.ones([1, 3]))``, ``critic(obs[None])``, ``critic(np.expand_dims(obs, 0))``."""
+    root = module_scope(ctx.scope).node
+    instances = {t.id for node in ast.walk(root) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                 and (getattr(node.value.func, "id", None) or getattr(node.value.func, "attr", None)) == cls
+                 for t in node.targets if isinstance(t, ast.Name)}
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in instances
+               and node.args and _one_observation(ctx, node.args[0]) for node in ast.walk(root))
+
+
+def _one_observation(ctx: ScopeContext, arg: ast.expr) -> bool:
+    if isinstance(arg, ast.Subscript):  # ``obs[None]``, ``obs[None, :]``, ``obs[np.newaxis]``
+        first = arg.slice.elts[0] if isinstance(arg.slice, ast.Tuple) and arg.slice.elts else arg.slice
+        return (isinstance(first, ast.Constant) and first.value is None) or (
+            isinstance(first, ast.Attribute) and first.attr == "newaxis")
+    if not isinstance(arg, ast.Call):
+        return False
+    name = (ctx.resolve(arg.func) or "").rsplit(".", 1)[-1]
+    if name == "expand_dims":
+        axis = arg.args[1] if len(arg.args) > 1 else next((k.value for k in arg.keywords if k.arg == "axis"), None)
+        return isinstance(axis, ast.Constant) and axis.value == 0
+    shape = arg.args[0] if arg.args else next((k.value for k in arg.keywords if k.arg == "shape"), None)
+    return (name in ("ones", "zeros", "normal", "uniform") and isinstance(shape, (ast.List, ast.Tuple))
+            and bool(shape.elts) and isinstance(shape.elts[0], ast.Constant) and shape.elts[0].value == 1)
 
 
 def _model_with_own_build(ctx: ScopeContext, cls: ast.ClassDef) -> bool:

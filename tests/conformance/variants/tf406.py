@@ -286,4 +286,23 @@ VARIANTS = [
         """, tf="raises", real=True,
       note="a Layer's own build() does not save it under fit: the model around it is traced symbolically "
            "first, and TensorFlow 2.21 gives no gradients"),
+    V("built-by-an-eager-call-on-one-observation-then-trained-on-batches", """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+
+        critic = Critic()
+        critic(tf.ones([1, 3]))
+        """ + _LOOP.format(model="critic"), tf="unrolled", real=True,
+      note="the first call traced a (1, 3) input; training's (4, 3) batches trace again, and the tape sees "
+           "the weights that trace reads (heldout29: an SAC actor-critic called per environment step); "
+           "'unrolled' only because the first trace, which makes the weights, has more ops than the second"),
 ]
