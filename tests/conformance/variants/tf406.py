@@ -16,6 +16,22 @@ _LOOP = """
             return float(loss) >= 0.0
 """
 
+# a model whose decorated call makes its weights on its first call; the variants differ in that call
+_CRITIC = """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+
+        critic = Critic()"""
+
 VARIANTS = [
     V("own-layers-make-their-variables-in-init", """
         import tensorflow as tf
@@ -206,20 +222,7 @@ VARIANTS = [
             opt = tf.keras.optimizers.SGD(0.01)
             return [float(t.step(tf.ones([4, 3]), tf.zeros([4, 1]), opt)) >= 0.0 for _ in range(2)]
         """, tf="same", real=True),
-    V("built-by-an-eager-call-at-the-top-of-the-file", """
-        import tensorflow as tf
-
-        class Critic(tf.keras.Model):
-            def __init__(self):
-                super().__init__()
-                self.hidden = tf.keras.layers.Dense(8)
-                self.out = tf.keras.layers.Dense(1)
-
-            @tf.function
-            def call(self, x):
-                return self.out(self.hidden(x))
-
-        critic = Critic()
+    V("built-by-an-eager-call-at-the-top-of-the-file", _CRITIC + """
         critic(tf.ones([4, 3]))
         """ + _LOOP.format(model="critic"), tf="raises", real=True,
       note="an eager first call does not save it when the training batches have its shape: the call's "
@@ -286,20 +289,7 @@ VARIANTS = [
         """, tf="raises", real=True,
       note="a Layer's own build() does not save it under fit: the model around it is traced symbolically "
            "first, and TensorFlow 2.21 gives no gradients"),
-    V("built-by-an-eager-call-on-one-observation-then-trained-on-batches", """
-        import tensorflow as tf
-
-        class Critic(tf.keras.Model):
-            def __init__(self):
-                super().__init__()
-                self.hidden = tf.keras.layers.Dense(8)
-                self.out = tf.keras.layers.Dense(1)
-
-            @tf.function
-            def call(self, x):
-                return self.out(self.hidden(x))
-
-        critic = Critic()
+    V("built-by-an-eager-call-on-one-observation-then-trained-on-batches", _CRITIC + """
         critic(tf.ones([1, 3]))
         """ + _LOOP.format(model="critic"), tf="unrolled", real=True,
       note="the first call traced a (1, 3) input; training's (4, 3) batches trace again, and the tape sees "
