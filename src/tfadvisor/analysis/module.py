@@ -140,7 +140,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     debug = _debug_lines(scope.nodes(ast.If) for scope in functions)
     if debug:  # ``if self._is_debug:`` branches run eagerly on purpose: a graph claim there is a guess
         for fn in summary.functions:
-            fn.hits = [_under_debug_flag(h) if h.line in debug and h.path is None and h.rule[2] in "23" else h for h in fn.hits]
+            fn.hits = [_under_debug_flag(h) if h.line in debug and h.path is None and h.rule.startswith(_GRAPH_ONLY)
+                       else h for h in fn.hits]
     _unlink(module_scope, functions)
     return summary
 
@@ -211,6 +212,10 @@ def _names_debug(test: ast.expr) -> bool:
         return any(_names_debug(v) for v in test.values)
     name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", "")
     return "debug" in name.lower()
+
+
+# Rule families about what only a graph does: side effects at trace time (TF2xx), control flow (TF3xx)
+_GRAPH_ONLY = ("TF2", "TF3")
 
 
 def _under_debug_flag(hit: Hit) -> Hit:
