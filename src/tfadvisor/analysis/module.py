@@ -12,7 +12,7 @@ import builtins
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import replace
 
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
@@ -80,7 +80,6 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     keras_classes = {c.qualname for c in summary.classes if c.keras}
     for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
-            summary.keras_driven = True
             summary.driver_calls.add(call.func.attr)
         if _builds_a_model(call) and not (scope.cls is not None and scope.cls.qualname in keras_classes):
             # (a layer building its own sublayer builds only that)
@@ -132,12 +131,13 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         summary.functions.append(fn)
     if islands and summary.tf1 is None and not any(fn.decorated or fn.training_ops for fn in summary.functions):
         summary.tf1 = min(islands)  # no TensorFlow 2 code around them: a TF1 module after all
-    dead = _dead_lines(scope.nodes(ast.If) for scope in (module_scope, *functions))
+    ifs = [scope.nodes(ast.If) for scope in (module_scope, *functions)]  # as indexed: no second walk
+    dead = _branch_lines(ifs, _never_run)
     if dead:  # ``if 0:`` debug blocks never run, traced or not: nothing there is a finding
         for fn in summary.functions:
             fn.hits = [h for h in fn.hits if h.line not in dead]
         summary.module_hits = [h for h in summary.module_hits if h.line not in dead]
-    debug = _debug_lines(scope.nodes(ast.If) for scope in functions)
+    debug = _branch_lines(ifs[1:], _run_when_debugging)
     if debug:  # ``if self._is_debug:`` branches run eagerly on purpose: a graph claim there is a guess
         for fn in summary.functions:
             fn.hits = [_under_debug_flag(h) if h.line in debug and h.path is None and h.rule.startswith(_GRAPH_ONLY)
@@ -156,16 +156,18 @@ def _unlink(module_scope: Scope, functions: list[Scope]) -> None:
         scope.memo.clear()
 
 
-def _dead_lines(ifs: Iterable[list[ast.If]]) -> set[int]:
-    """Lines of ``if 0:`` / ``if False:`` bodies (and ``else:`` of ``if True:``): AutoGraph leaves
-    a Python constant test as a plain ``if``, so that code never runs (checked under TensorFlow 2.21).
-    ``ifs``: every scope's ``if`` statements, as indexed (no second walk of the tree)."""
-    dead: set[int] = set()
-    for node in (n for scope_ifs in ifs for n in scope_ifs):
-        if isinstance(node.test, ast.Constant):
-            for stmt in (node.orelse if node.test.value else node.body):
-                dead.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
-    return dead
+def _branch_lines(ifs: Iterable[list[ast.If]], branch: Callable[[ast.If], list[ast.stmt]]) -> set[int]:
+    """Lines of the statements ``branch`` picks out of each ``if`` (every scope's, as indexed)."""
+    return {line for scope_ifs in ifs for node in scope_ifs for stmt in branch(node)
+            for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)}
+
+
+def _never_run(node: ast.If) -> list[ast.stmt]:
+    """``if 0:`` / ``if False:`` bodies (and ``else:`` of ``if True:``): AutoGraph leaves a Python
+    constant test as a plain ``if``, so that code never runs (checked under TensorFlow 2.21)."""
+    if not isinstance(node.test, ast.Constant):
+        return []
+    return node.orelse if node.test.value else node.body
 
 
 def _builds_a_model(call: ast.Call) -> bool:
@@ -194,17 +196,12 @@ def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
     return made
 
 
-def _debug_lines(ifs: Iterable[list[ast.If]]) -> set[int]:
-    """Lines of ``if <debug flag>:`` bodies (``if self._is_debug:``, ``if FLAGS.debug and step:``).
-    Programs with such a flag run eagerly when it is on (they skip their tf.function wrap, or turn
-    on ``run_functions_eagerly``: heldout28's RL agents), and with it off the branch is never traced
+def _run_when_debugging(node: ast.If) -> list[ast.stmt]:
+    """``if <debug flag>:`` bodies (``if self._is_debug:``, ``if FLAGS.debug and step:``). Programs
+    with such a flag run eagerly when it is on (they skip their tf.function wrap, or turn on
+    ``run_functions_eagerly``: heldout28's RL agents), and with it off the branch is never traced
     (tests/conformance/variants/tf206.py): what fails or differs only in a graph there is a guess."""
-    lines: set[int] = set()
-    for node in (n for scope_ifs in ifs for n in scope_ifs):
-        if _names_debug(node.test):
-            for stmt in node.body:
-                lines.update(range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
-    return lines
+    return node.body if _names_debug(node.test) else []
 
 
 def _names_debug(test: ast.expr) -> bool:

@@ -137,7 +137,7 @@ class Project:
         metric whose own ``fit`` the program calls eagerly was taken for graph code)."""
         own = {fn.name for mod in self.modules for fn in mod.functions
                if fn.class_qualname is not None and not self.is_test_file(mod.path)}
-        return {m.module for m in self.modules if m.keras_driven and m.driver_calls - own}
+        return {m.module for m in self.modules if m.driver_calls - own}
 
     @cached_property
     def model_builds(self) -> list[tuple[str, int, str | None]]:

@@ -235,8 +235,8 @@ class ModuleSummary:
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras
     numpy_only: bool = False  # imports NumPy and no TensorFlow, Keras or project module
-    keras_driven: bool = False  # calls ``.fit``/``.evaluate``/``.predict``/``*_on_batch`` on something
-    driver_calls: set[str] = field(default_factory=set)  # which of those names it calls
+    # the Keras loops it calls on something (``.fit``, ``.evaluate``, ``.predict``, ``*_on_batch``)
+    driver_calls: set[str] = field(default_factory=set)
     # ``.compile(...)`` calls: with ``run_eagerly=True`` written out, and the others (Keras's default
     # compiles the steps into a tf.function)
     eager_compiles: int = 0

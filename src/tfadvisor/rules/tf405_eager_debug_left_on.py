@@ -160,7 +160,7 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
 
 
 def _may_run_graphs(project: Project, mod: ModuleSummary) -> bool:
-    if (mod.wrapped or mod.keras_driven or mod.graph_compiles or mod.eager_compiles
+    if (mod.wrapped or mod.driver_calls or mod.graph_compiles or mod.eager_compiles
             or any(f.decorated for f in mod.functions)):
         return True
     sites = [(None, s) for s in mod.module_calls] + [(f, s) for f in mod.functions for s in f.calls]
