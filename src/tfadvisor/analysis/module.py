@@ -18,7 +18,7 @@ from dataclasses import replace
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import ClassInfo, Scope, index_scopes
+from tfadvisor.analysis.scopes import DEAD_LINES, ClassInfo, Scope, index_scopes
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
@@ -69,6 +69,9 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
                       for b in bases)))
 
     local_rules = [r for r in rules if getattr(r, "check", None) is not None]
+    ifs = [scope.nodes(ast.If) for scope in (module_scope, *functions)]  # as indexed: no second walk
+    dead = _branch_lines(ifs, _never_run) | _unreachable_lines(functions)
+    module_scope.memo[DEAD_LINES] = dead  # rules that look for a caller skip calls there
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
     # the function around an ``env.step`` drives the loop; a script's top level can be that loop
@@ -131,11 +134,11 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         summary.functions.append(fn)
     if islands and summary.tf1 is None and not any(fn.decorated or fn.training_ops for fn in summary.functions):
         summary.tf1 = min(islands)  # no TensorFlow 2 code around them: a TF1 module after all
-    ifs = [scope.nodes(ast.If) for scope in (module_scope, *functions)]  # as indexed: no second walk
-    dead = _branch_lines(ifs, _never_run)
-    if dead:  # ``if 0:`` debug blocks never run, traced or not: nothing there is a finding
+    if dead:  # ``if 0:`` debug blocks and code after a ``return`` never run, traced or not: nothing
+        # there is a finding, and a call written there is never made
         for fn in summary.functions:
             fn.hits = [h for h in fn.hits if h.line not in dead]
+            fn.calls = [c for c in fn.calls if c.line not in dead]
         summary.module_hits = [h for h in summary.module_hits if h.line not in dead]
     debug = _branch_lines(ifs[1:], _run_when_debugging)
     if debug:  # ``if self._is_debug:`` branches run eagerly on purpose: a graph claim there is a guess
@@ -160,6 +163,27 @@ def _branch_lines(ifs: Iterable[list[ast.If]], branch: Callable[[ast.If], list[a
     """Lines of the statements ``branch`` picks out of each ``if`` (every scope's, as indexed)."""
     return {line for scope_ifs in ifs for node in scope_ifs for stmt in branch(node)
             for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)}
+
+
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ExceptHandler)
+_JUMPS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+
+
+def _unreachable_lines(functions: list[Scope]) -> set[int]:
+    """Lines of statements that follow a ``return``/``raise``/``continue``/``break`` in the same
+    block of a function (heldout29: a ``main`` returning early above the loop that called a step
+    per image): Python never runs them."""
+    lines: set[int] = set()
+    for scope in functions:
+        blocks = [scope.node.body] if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        for node in scope.nodes(*_BLOCKS):
+            blocks += [getattr(node, field) for field in ("body", "orelse", "finalbody") if hasattr(node, field)]
+        for block in blocks:
+            jump = next((i for i, stmt in enumerate(block) if isinstance(stmt, _JUMPS)), None)
+            if jump is not None:
+                lines.update(line for stmt in block[jump + 1:]
+                             for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1))
+    return lines
 
 
 def _never_run(node: ast.If) -> list[ast.stmt]:

@@ -174,6 +174,9 @@ class Project:
         return frozenset(out)
 
     # -- resolution ---------------------------------------------------------------------------
+    def module_summary(self, name: str) -> ModuleSummary | None:
+        return self._modules_by_name.get(name)
+
     def is_module(self, name: str) -> bool:
         """A module of the checked project, as an import names it: ``pkg.models``, or
         ``ch4.recipe3.styletransfer`` for the ``styletransfer`` of a folder without ``__init__``."""

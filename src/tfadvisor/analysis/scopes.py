@@ -26,6 +26,11 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 _SCALARS = frozenset({str, int, float, complex, bytes, bool, type(Ellipsis)})
 
 
+# The module scope's memo key for the lines Python never runs (``if 0:`` bodies, code after a
+# ``return``), which analysis/module.py finds before any rule runs
+DEAD_LINES = "dead_lines"
+
+
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of ``node``: ``ast.iter_child_nodes`` without its generator overhead."""
     kind = type(node)

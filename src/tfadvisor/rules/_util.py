@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext, is_graph_op
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import DEAD_LINES, Scope
 
 Deps = tuple[str, ...]
 # Parameters with no evidence either way: a hit that rests on one only counts when its name says
@@ -408,6 +408,7 @@ def called_repeatedly(ctx: ScopeContext, node: ast.AST) -> bool:
 
 
 def _called_in_loop(root: Scope, name: str) -> bool:
+    dead: set[int] = root.memo.get(DEAD_LINES, set())  # analysis/module.py: calls Python never makes
     stack = [root]
     while stack:
         scope = stack.pop()
@@ -415,7 +416,7 @@ def _called_in_loop(root: Scope, name: str) -> bool:
         repeated: list[ast.AST] = [*scope.nodes(*_LOOP_NODES), *scope.nodes(*_COMPREHENSIONS)]
         for block in repeated:
             for n in ast.walk(block):
-                if isinstance(n, ast.Call) and (
+                if isinstance(n, ast.Call) and n.lineno not in dead and (
                         (isinstance(n.func, ast.Name) and n.func.id == name)
                         or (isinstance(n.func, ast.Attribute) and n.func.attr == name)):
                     return True

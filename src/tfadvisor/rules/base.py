@@ -76,8 +76,9 @@ class Rule:
         return ()
 
     @classmethod
-    def module_hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
-        """Whether a hit in ``module``'s body stands once the whole project is linked."""
+    def hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
+        """Whether a hit in ``module`` (its body or one of its functions) stands once the whole
+        project is linked."""
         return True
 
     # helpers for subclasses --------------------------------------------------------------------

@@ -82,13 +82,19 @@ tf.config.run_functions_eagerly(True)  # TF405
 @tf.function
 def step(x):
     return tf.reduce_sum(x * x)
+
+print(step(tf.ones([3])))
 """,
         """\
 import tensorflow as tf
 
+@tf.function
+def step(x):
+    return tf.reduce_sum(x * x)
+
 def main():
     tf.config.experimental_run_functions_eagerly(True)  # TF405
-    print(tf.reduce_sum(tf.ones([3])))
+    print(step(tf.ones([3])))
 """,
         """\
 import tensorflow as tf
@@ -153,10 +159,30 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
         yield from self.check(ctx)
 
     @classmethod
-    def module_hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
+    def hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
         """A script with no tf.function, no Keras loop and no call into the project's other modules
-        (which may hold them): the switch turns nothing eager."""
-        return _may_run_graphs(project, module)
+        (which may hold them), or a program none of whose tf.functions is ever called: the switch
+        turns nothing eager."""
+        return _may_run_graphs(project, module) and _program_has_graphs(project)
+
+
+def _program_has_graphs(project: Project) -> bool:
+    """Whether anything in the program runs as a graph: a Keras loop (project.py's
+    ``keras_driven_modules``) or compile, a ``tf.function(g)``,
+    an exported graph, or a decorated function that something calls or hands on (by name: a
+    ``self.step(x)`` counts for every ``step``) or that Keras calls (a decorated ``call``).
+    ``tf.data``'s ``map`` traces its function whatever the switch says, so it does not count."""
+    if project.keras_driven_modules:
+        return True
+    called: set[str] = set()
+    for mod in project.modules:
+        if mod.wrapped or mod.graph_compiles or mod.eager_compiles or mod.exports:
+            return True
+        sites = [*mod.module_calls, *(s for f in mod.functions for s in f.calls)]
+        called.update(s.callee.rsplit(".", 1)[-1] for s in sites)
+        called.update(name.rsplit(".", 1)[-1] for name, *_ in mod.handed)
+    return any(f.decorated and (f.name in called or f.name in ("call", "__call__"))
+               for mod in project.modules for f in mod.functions)
 
 
 def _may_run_graphs(project: Project, mod: ModuleSummary) -> bool:

@@ -230,6 +230,23 @@ VARIANTS = [
         def main():
             return len(train([tf.ones([4]) for _ in range(6)]))
         """, tf="same", real=True),
+    V("decorated-def-in-function-whose-loop-follows-a-return", """
+        import tensorflow as tf
+
+        def detect(image):
+            @tf.function
+            def detect_fn(x):
+                return tf.reduce_max(x)
+
+            return detect_fn(image)
+
+        def main():
+            first = detect(tf.ones([4]))
+            return first
+            for i in range(6):
+                detect(tf.ones([4]) * i)
+        """, tf="same", real=True,
+      note="heldout29: a main that returns before its per-image loop (left in while debugging)"),
     V("decorated-def-in-function-called-per-new-model", """
         import tensorflow as tf
 

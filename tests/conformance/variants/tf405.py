@@ -25,6 +25,20 @@ VARIANTS = [
         def main():
             return w * tf.ones([3]) + 1.0
         """, tf="same", real=True, note="nothing runs as a graph: the switch turns nothing eager"),
+    V("switch-in-program-whose-tf-function-nobody-calls", """
+        import tensorflow as tf
+
+        tf.config.run_functions_eagerly(True)
+
+        @tf.function
+        def anchors(n):
+            return tf.range(n)
+
+        def main():
+            w = tf.Variable(2.0)
+            return w * tf.ones([3]) + 1.0
+        """, tf="same", real=True,
+      note="heldout29: a faster R-CNN's main switches eager mode on; its one tf.function is imported, never called"),
     V("switch-in-main", """
         import tensorflow as tf
 
