@@ -168,10 +168,10 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
 
 def _program_has_graphs(project: Project) -> bool:
     """Whether anything in the program runs as a graph: a Keras loop (project.py's
-    ``keras_driven_modules``) or compile, a ``tf.function(g)``,
-    an exported graph, or a decorated function that something calls or hands on (by name: a
-    ``self.step(x)`` counts for every ``step``) or that Keras calls (a decorated ``call``).
-    ``tf.data``'s ``map`` traces its function whatever the switch says, so it does not count."""
+    ``keras_driven_modules``) or compile, a ``tf.function(g)``, an exported graph, or a decorated
+    function that something calls or hands on (by name: a ``self.step(x)`` counts for every
+    ``step``) or that Keras calls (a decorated ``call``). An undecorated function handed to
+    ``tf.data``'s ``map`` does not count: map traces it whatever the switch says."""
     if project.keras_driven_modules:
         return True
     called: set[str] = set()
@@ -186,6 +186,9 @@ def _program_has_graphs(project: Project) -> bool:
 
 
 def _may_run_graphs(project: Project, mod: ModuleSummary) -> bool:
+    """Whether this module may reach graph code. Any call named like a Keras loop counts here, even
+    a project's own ``fit`` (it may call a tf.function step), where ``_program_has_graphs`` asks
+    whether Keras's loop itself runs and so reads ``keras_driven_modules``."""
     if (mod.wrapped or mod.driver_calls or mod.graph_compiles or mod.eager_compiles
             or any(f.decorated for f in mod.functions)):
         return True
