@@ -18,7 +18,7 @@ from dataclasses import replace
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import DEAD_LINES, ClassInfo, Scope, index_scopes
+from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, index_scopes
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
@@ -74,6 +74,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     module_scope.memo[DEAD_LINES] = dead  # rules that look for a caller skip calls there
     module_ctx = ScopeContext(module_scope, imports, [])
     summary.module_calls = _call_sites(module_ctx, set())
+    module_scope.memo[REBOUND_NAMES] = _rebound_to_values(tree, summary.module_calls)
     # the function around an ``env.step`` drives the loop; a script's top level can be that loop
     summary.steps_env = any(values.steps_an_environment(c.func) for c in module_scope.nodes(ast.Call))
     # ``model.predict(x)`` where the module's own class defines ``predict`` (an eager override that
@@ -326,6 +327,35 @@ def _class_of(scope: Scope) -> str | None:
 
 _CALLABLE_BUILDERS = ("keras.Model", "keras.Sequential", "keras.models.", "keras.applications.", "keras.layers.",
                       "keras.losses.", "keras.metrics.")
+
+
+def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[str, tuple[int, frozenset[str]]]:
+    """Names of a function, class or import that top-level code rebinds to what a call returns
+    (``from model import Discriminator`` then ``Discriminator = Discriminator((256, 256, 3))``).
+
+    A function body runs after the module is loaded, so its ``Discriminator(x)`` calls the built
+    model, not the builder (heldout30: a tf.function GAN step was told its builder made a model on
+    every call). Top-level functions the module calls before the rebinding still see the old name."""
+    defined: dict[str, int] = {}
+    out: dict[str, tuple[int, frozenset[str]]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.setdefault(stmt.name, stmt.lineno)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for alias in stmt.names:
+                defined.setdefault((alias.asname or alias.name).split(".", 1)[0], stmt.lineno)
+        elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+              and isinstance(stmt.value, ast.Call) and stmt.targets[0].id in defined
+              and stmt.targets[0].id not in out and not _wraps(stmt.value, stmt.targets[0].id)):
+            early = frozenset(c.callee for c in module_calls if c.line < stmt.lineno and "." not in c.callee)
+            out[stmt.targets[0].id] = (stmt.lineno, early)
+    return out
+
+
+def _wraps(call: ast.Call, name: str) -> bool:
+    """``f = tf.function(f)``, ``f = functools.partial(f, k=1)``: the new value still runs ``f``."""
+    return any(isinstance(n, ast.Name) and n.id == name
+               for arg in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(arg))
 
 
 def _module_models(module: Scope, imports: ImportMap) -> frozenset[str]:
@@ -611,7 +641,11 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
             # on attributes its class sets once in __init__ only: the project pass asks how long
             # the objects live (one per call changes them, one made once does not)
             fixed = _on_values(ctx, call, state.fixed_after_init(ctx))
-            (fn.numpy_on_values if fixed else fn.numpy_on_init_values).append(call.lineno)
+            only = _only_parameters(ctx, call)
+            if fixed and only:
+                fn.numpy_on_params.append((call.lineno, only))
+            else:
+                (fn.numpy_on_values if fixed else fn.numpy_on_init_values).append(call.lineno)
     elif isinstance(call.func, ast.Attribute) and call.func.attr in tfapi.EAGER_ONLY_METHODS and not call.args:
         fn.eager_reads += 1
     elif name in tfapi.EAGER_ONLY_FUNCTIONS or (
@@ -894,6 +928,24 @@ def _on_values(ctx: ScopeContext, call: ast.Call, fixed: frozenset[str] = frozen
     return any(_reads_changing(ctx, arg, static, fixed) for arg in args)
 
 
+def _only_parameters(ctx: ScopeContext, call: ast.Call) -> tuple[str, ...]:
+    """The parameters a non-random NumPy call reads, when every changing value it reads is one of
+    them read whole (``np.arange(0.5, h, 1)``); empty otherwise."""
+    name = ctx.call_name(call) or ""
+    if not name.startswith("numpy.") or name.startswith("numpy.random."):
+        return ()
+    static = _static_locals(ctx)
+    found: set[str] = set()
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Name) and node.id in ctx.params:
+                found.add(node.id)
+            elif (isinstance(node, ast.Name) and node.id not in static and node.id in ctx.local_names) or (
+                    isinstance(node, ast.Name) and node.id == "self"):
+                return ()
+    return tuple(sorted(found))
+
+
 def _reads_changing(ctx: ScopeContext, node: ast.AST, static: frozenset[str], fixed: frozenset[str] = frozenset()) -> bool:
     """Whether ``node`` reads a parameter, ``self`` or a local other than through a static
     attribute (``x.shape``, ``t.dtype``): a value that can change from call to call."""
@@ -1010,13 +1062,30 @@ def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: st
             params[arg.id].kind, params[arg.id].evidence = kind, why  # type: ignore[assignment]
 
 
+def _rebound_here(ctx: ScopeContext, params: set[str]) -> frozenset[str]:
+    """The module's rebound names (``_rebound_to_values``) that calls in this function reach as the
+    rebound value: not at top level, not bound in the function, not read by a function the module
+    calls before the rebinding."""
+    if ctx.function is None:
+        return frozenset()
+    rebound: dict[str, tuple[int, frozenset[str]]] = ctx.scope.root.memo.get(REBOUND_NAMES, {})
+    if not rebound:
+        return frozenset()
+    top = ctx.scope.qualname.split(".", 1)[0]
+    own = ctx.local_names | params
+    return frozenset(name for name, (_, early) in rebound.items() if name not in own and top not in early)
+
+
 def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
     """Calls that may land in the project's own code, with what each argument looks like."""
     loops = _loop_context(ctx)
     guarded = state.guarded_nodes(ctx)
+    rebound = _rebound_here(ctx, params)
     out: list[CallSite] = []
     for call in ctx.scope.nodes(ast.Call):
         assert isinstance(call, ast.Call)
+        if isinstance(call.func, ast.Name) and call.func.id in rebound:
+            continue  # the module rebound the name to a built object: not a call of its function
         name = ctx.call_name(call)
         receiver = _instance_receiver(ctx, call)
         if receiver is not None:  # ``trainer.step(x)`` with ``trainer = Trainer()``: Trainer.step

@@ -1189,6 +1189,10 @@ class Project:
         def own(linked: Linked) -> tuple[str, int] | None:
             fn = linked.fn
             lines = fn.numpy_on_values + ([] if self._made_once(fn) else fn.numpy_on_init_values)
+            # NumPy on Python numbers passed in is right in a graph: each value is its own trace
+            lines += [line for line, names in fn.numpy_on_params
+                      if not all(linked.params.get(n, ParamFacts()).kind == "primitive"
+                                 and not linked.params[n].guessed for n in names)]
             return (fn.path, min(lines)) if lines and not linked.decorated else None
         return self.fold(own, lambda a, b: a or b, through_guarded=False)
 

@@ -29,6 +29,9 @@ _SCALARS = frozenset({str, int, float, complex, bytes, bool, type(Ellipsis)})
 # The module scope's memo key for the lines Python never runs (``if 0:`` bodies, code after a
 # ``return``), which analysis/module.py finds before any rule runs
 DEAD_LINES = "dead_lines"
+# ... and for the names its top-level code rebinds to what a call returns (``D = D(shape)``): name ->
+# (line of the rebinding, top-level functions the module calls before it, which still see the old one)
+REBOUND_NAMES = "rebound_names"
 
 
 def children(node: ast.AST) -> list[ast.AST]:

@@ -172,6 +172,10 @@ class FunctionSummary:
     # once, while tracing (the result is frozen into the graph), or fail on a symbolic tensor.
     numpy_on_values: list[int] = field(default_factory=list)  # their lines
     numpy_on_init_values: list[int] = field(default_factory=list)  # the same, on what __init__ set once
+    # the same, on nothing but these parameters (``np.arange(0.5, h, 1)``): a Python number there is
+    # a trace-time constant per value (a new value retraces), so the project pass keeps only the
+    # lines whose parameters are not all known Python numbers
+    numpy_on_params: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     param_ops: list[tuple[str, ...]] = field(default_factory=list)  # ops on parameters of unknown kind
     # ``variable - lr * grad`` on values the analysis cannot tell (items of an argument, attributes):
     # tensor ops if they are tensors, so "no tensor work" is not known
