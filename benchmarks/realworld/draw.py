@@ -4,6 +4,7 @@
     python draw.py elig --walk WALK > elig.tsv          # fetched? tensorflow import and tf.function/GradientTape text?
     python draw.py overlap PREFIX                       # renamed copies of earlier splits' repositories
     python draw.py excl PREFIX --elig elig.tsv --out EXCLUDED.txt     # empty files and copies
+    python draw.py judged PREFIX > judged.tsv           # copies of earlier judged code, from the records kept here
     python draw.py add SPLIT PREFIX --elig elig.tsv >> repos.toml
     python draw.py assign PREFIX --elig elig.tsv --reports DIR --excluded EXCLUDED.txt --out judges.json
     python draw.py sample --judges judges.json --reports DIR --excluded EXCLUDED.txt --seed S --out DIR --private FILE
@@ -210,6 +211,50 @@ def cmd_excl(args: argparse.Namespace) -> None:
     print(len(out), "excluded;", sum("earlier split" in line for line in out), "copies of earlier splits")
 
 
+def _judged_files(prefix: str) -> dict[str, dict[tuple[str, str], set[str]]]:
+    """File name -> (earlier repository, path) -> the lines its judged records quote. The records
+    kept in this repository are what is left of earlier splits on a machine that no longer holds
+    their files (heldout31's protocol)."""
+    out: dict[str, dict[tuple[str, str], set[str]]] = collections.defaultdict(lambda: collections.defaultdict(set))
+    for path in glob.glob(os.path.join(HERE, "blind", "*", "h*-*.jsonl")):
+        for line in open(path):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            key, quote = record.get("key", ""), (record.get("quote") or "").strip()
+            repo, _, rest = key.partition(":")
+            if not quote or not rest or repo.startswith(prefix):
+                continue
+            file = rest.split("::", 1)[0] if "::" in rest else rest.rsplit(":", 2)[0]
+            out[os.path.basename(file)][(repo, file)].add(quote)
+    return out
+
+
+def cmd_judged(args: argparse.Namespace) -> None:
+    """Files of the split holding an earlier judged file's quoted lines (two, or its only one when
+    the name is not a common one), and repositories with at least 5 such files or more than 30%."""
+    index = _judged_files(args.prefix)
+    for repo in sorted(n for n in os.listdir(args.corpus) if n.startswith(args.prefix)):
+        copies, total = [], 0
+        for rel, data in _files(os.path.join(args.corpus, repo)):
+            total += 1
+            candidates = index.get(os.path.basename(rel))
+            if not candidates:
+                continue
+            lines = {line.strip() for line in data.decode(errors="replace").replace("\\n", "\n").splitlines()}
+            lines |= {line.strip().strip('",') for line in lines}  # notebook sources are JSON strings
+            for (other, path), quotes in sorted(candidates.items()):
+                shared = quotes & lines
+                if len(shared) >= 2 or (len(quotes) == 1 and shared and os.path.basename(rel) not in COMMON):
+                    copies.append((rel, other, path))
+                    break
+        for rel, other, path in copies:
+            print(f"{repo}:{rel}\tsame code as judged {other}:{path} (earlier split)")
+        if copies and (len(copies) >= 5 or len(copies) / total > 0.3):
+            print(f"# whole\t{repo}\t{len(copies)} of its {total} files\t{collections.Counter(o for _, o, _ in copies).most_common(1)[0][0]}")
+
+
 def cmd_add(args: argparse.Namespace) -> None:
     have = open(os.path.join(HERE, "repos.toml")).read()
     for name, github, commit in eligible(args.elig, args.prefix):
@@ -327,6 +372,10 @@ def main() -> None:
     p.add_argument("prefix")
     p.add_argument("--corpus", default=CORPUS)
     p.set_defaults(run=cmd_overlap)
+    p = sub.add_parser("judged", help="files (and repositories) copying earlier judged code")
+    p.add_argument("prefix")
+    p.add_argument("--corpus", default=CORPUS)
+    p.set_defaults(run=cmd_judged)
     p = sub.add_parser("excl", help="files left out: empty, copies, TensorFlow's own sources")
     p.add_argument("prefix")
     p.add_argument("--elig", required=True)
