@@ -27,7 +27,10 @@ first call are then built inside that function: a custom training loop fails wit
 gradients provided for any variable.` (seen on 5 of 8 TensorFlow-Examples programs). Take the
 decorator off `call`, and decorate the train step that calls the model instead. A `call` that uses
 only its own weights (made in `__init__` or `build`, which Keras runs before `call`) builds nothing
-inside the trace: no finding.
+inside the trace: no finding. Nor does one whose sublayers make no weights (pooling, dropout,
+flatten) or are built when made (a `Sequential` that starts with an `Input`, a functional model,
+or what a helper of the same file returns after making one), nor a class whose `__init__` runs
+`self.call(sample)` itself: that direct call makes the weights before Keras ever traces `call`.
 A `call` that loops over tensors (`for t in tf.range(n)`, `while`) gets only a note: there the
 decorator converts the loop when the layer runs eagerly, and it is harmless when the layer is built
 before training (a `Sequential` given an input shape, an explicit `build`), which the code rarely says.
@@ -142,13 +145,18 @@ class TextNet(tf.keras.Model):
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
         if decorator is None or not is_keras_class_here(ctx, ctx.scope.cls.node):
             return
-        if not _calls_sublayers(fn, ctx.scope.cls.node):
-            return  # weights made in __init__ or build() (Keras builds before call): none is built in the trace
+        if not _calls_sublayers(fn, ctx.scope.cls.node, _ready_attributes(ctx, ctx.scope.cls.node)):
+            # weights made in __init__ or build() (Keras builds before call), sublayers without
+            # weights, or built when made: none is built in the trace
+            return
         if _model_with_own_build(ctx, ctx.scope.cls.node):
             return  # Keras calls that build and never traces call symbolically first: the weights get gradients
+        if _init_calls_call(ctx.scope.cls.node):
+            return  # ``self.call(sample)`` in __init__ makes the weights before Keras ever calls it
         # only what the constructor was handed (``self.base = base_model``): built already or not,
         # the caller decides (a functional model is built when made; an LSTMCell is not)
-        handed_only = not _calls_sublayers(fn, ctx.scope.cls.node, frozenset(_handed_in(ctx.scope.cls.node)))
+        handed_only = not _calls_sublayers(fn, ctx.scope.cls.node,
+                                           _ready_attributes(ctx, ctx.scope.cls.node) | _handed_in(ctx.scope.cls.node))
         # sublayers of the project's own classes: whether they make their weights in __init__ (as
         # tf.Variables: nothing built in the trace) or in build() is in their file, not this one
         own_layers = _only_own_layers(ctx, ctx.scope.cls.node)
@@ -242,6 +250,16 @@ def _model_with_own_build(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
             and any(isinstance(n, ast.FunctionDef) and n.name == "build" for n in cls.body))
 
 
+def _init_calls_call(cls: ast.ClassDef) -> bool:
+    """``__init__`` runs ``self.call(sample)`` itself, past Keras's ``__call__``: the weights are
+    made there, and a later ``model(x)`` or ``model.call(x)`` gets their gradients (conformance
+    variant init-calls-its-own-decorated-call-directly; heldout31: an A2C/PPO model, judged and run)."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    return init is not None and any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "call"
+        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" for c in ast.walk(init))
+
+
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = frozenset()) -> bool:
     """Whether ``call`` calls something held by ``self`` other than its own methods
     (``self.dense(x)``, ``self.experts[i](x)``, ``for layer in self.blocks: layer(x)``): the
@@ -272,6 +290,54 @@ def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
     if not layers or any(tfapi.is_keras_layer(n) for n in layers):
         return False
     return not any(tfapi.is_keras_layer(n) for c in layers if c in classes for n in _made_on_self(ctx, classes[c]))
+
+
+def _ready_attributes(ctx: ScopeContext, cls: ast.ClassDef) -> frozenset[str]:
+    """Attributes of self that build nothing inside the trace: every value assigned to them is a
+    Keras layer without weights (``MaxPool2D``, ``Dropout``, ``Flatten``) or a network built when
+    made (a ``Sequential`` that starts with an input, a functional ``Model``, or what a function
+    of this module returns after making one). Conformance variants weightless-sublayers-only and
+    sublayer-a-sequential-with-an-input-made-by-a-helper: TensorFlow 2.21 gives every weight its
+    gradients."""
+    helpers = {n.name: n for n in module_scope(ctx.scope).node.body if isinstance(n, ast.FunctionDef)}  # type: ignore[attr-defined]
+    ready = set()
+    for attr, values in _self_values(cls).items():
+        if values and all(isinstance(v, ast.Call) and (
+                tfapi.is_stateless_layer(ctx.resolve(v.func)) or _built_when_made(ctx, v)
+                or (isinstance(v.func, ast.Name) and v.func.id in helpers and _builds_with_input(ctx, helpers[v.func.id])))
+                for v in values):
+            ready.add(attr)
+    return frozenset(ready)
+
+
+_INPUTS = ("keras.Input", "keras.layers.Input", "keras.layers.InputLayer")
+
+
+def _built_when_made(ctx: ScopeContext, call: ast.Call) -> bool:
+    """``keras.Sequential([keras.Input((3,)), Dense(4)])`` or ``Dense(4, input_shape=(3,))`` first:
+    Keras builds it at once (a functional ``keras.Model(inputs, outputs)`` is built too)."""
+    name = ctx.resolve(call.func) or ""
+    if name in ("keras.Model", "keras.models.Model") and len(call.args) + len(call.keywords) >= 2:
+        return True
+    if name not in ("keras.Sequential", "keras.models.Sequential") or not call.args:
+        return False
+    layers = call.args[0]
+    return isinstance(layers, (ast.List, ast.Tuple)) and bool(layers.elts) and _an_input(ctx, layers.elts[0])
+
+
+def _an_input(ctx: ScopeContext, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and ((ctx.resolve(node.func) or "") in _INPUTS or any(
+        k.arg in ("input_shape", "input_dim", "batch_input_shape") for k in node.keywords))
+
+
+def _builds_with_input(ctx: ScopeContext, helper: ast.FunctionDef) -> bool:
+    """A function of this module that makes a network built when made: a ``Sequential`` or
+    functional model given an input (``s = Sequential(); s.add(InputLayer((odim,)))``)."""
+    calls = [c for c in ast.walk(helper) if isinstance(c, ast.Call)]
+    return any(_built_when_made(ctx, c) for c in calls) or (
+        any((ctx.resolve(c.func) or "") in ("keras.Sequential", "keras.models.Sequential") for c in calls)
+        and any(isinstance(c.func, ast.Attribute) and c.func.attr == "add" and c.args and _an_input(ctx, c.args[0])
+                for c in calls))
 
 
 def _made_on_self(ctx: ScopeContext, cls: ast.ClassDef) -> list[str]:

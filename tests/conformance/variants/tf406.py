@@ -295,4 +295,92 @@ VARIANTS = [
       note="the first call traced a (1, 3) input; training's (4, 3) batches trace again, and the tape sees "
            "the weights that trace reads (heldout29: an SAC actor-critic called per environment step); "
            "'unrolled' only because the first trace, which makes the weights, has more ops than the second"),
+    V("weightless-sublayers-only", """
+        import tensorflow as tf
+
+        class Pool(tf.keras.layers.Layer):
+            def __init__(self):
+                super().__init__()
+                self.pool = tf.keras.layers.MaxPool2D((2, 2), padding="same")
+                self.drop = tf.keras.layers.Dropout(0.1)
+
+            @tf.function(reduce_retracing=True)
+            def call(self, x):
+                return self.drop(self.pool(x))
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.conv = tf.keras.layers.Conv2D(2, 3)
+                self.pool = Pool()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(tf.reduce_mean(self.pool(self.conv(x)), axis=[1, 2]))
+
+        model = Net()
+        opt = tf.keras.optimizers.SGD(0.01)
+
+        def main():
+            x, y = tf.ones([4, 8, 8, 3]), tf.zeros([4, 1])
+            for _ in range(2):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(x) - y))
+                grads = tape.gradient(loss, model.trainable_variables)
+                opt.apply_gradients(zip(grads, model.trainable_variables))
+            return float(loss) >= 0.0
+        """, tf="same", real=True,
+      note="pooling and dropout make no weights, so nothing is built inside the trace (heldout31: a Faster "
+           "R-CNN's ROI pooling layer)"),
+    V("sublayer-a-sequential-with-an-input-made-by-a-helper", """
+        import tensorflow as tf
+
+        def mlp(odim, hdims):
+            net = tf.keras.Sequential()
+            net.add(tf.keras.layers.InputLayer(shape=(odim,)))
+            for h in hdims:
+                net.add(tf.keras.layers.Dense(h))
+            return net
+
+        class Policy(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.mu = mlp(3, [8, 1])
+
+            @tf.function
+            def call(self, x):
+                return self.mu(x)
+        """ + _LOOP.format(model="Policy()"), tf="same", real=True,
+      note="a Sequential that starts with an input is built when made: its weights exist before the trace "
+           "(heldout31: two PPO policies)"),
+    V("sublayer-a-sequential-without-an-input", """
+        import tensorflow as tf
+
+        class Policy(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.mu = tf.keras.Sequential([tf.keras.layers.Dense(8), tf.keras.layers.Dense(1)])
+
+            @tf.function
+            def call(self, x):
+                return self.mu(x)
+        """ + _LOOP.format(model="Policy()"), tf="raises", real=True,
+      note="without an input the Sequential builds on its first call, inside the trace: no gradients"),
+    V("init-calls-its-own-decorated-call-directly", """
+        import numpy as np
+        import tensorflow as tf
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.hidden = tf.keras.layers.Dense(8)
+                self.out = tf.keras.layers.Dense(1)
+                self.call(np.random.random((4, 3)).astype(np.float32))
+
+            @tf.function
+            def call(self, x):
+                return self.out(self.hidden(x))
+        """ + _LOOP.format(model="Net()"), tf="same", real=True,
+      note="the direct self.call(sample) in __init__ makes the weights past Keras's __call__; training's "
+           "model(x) then gets their gradients (heldout31: an A2C/PPO model)"),
 ]
