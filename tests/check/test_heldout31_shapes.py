@@ -48,6 +48,15 @@ def test_a_method_wrapped_by_a_tf_function_factory_is_a_tf_function(tmp_path: Pa
     assert found["GraphModel._run_step"] is Verdict.KEEP
 
 
+def test_a_method_wrapped_with_func_given_by_keyword_is_a_tf_function(tmp_path: Path) -> None:
+    """``tf.function(func=self._run_step, input_signature=spec)``: the same, with the function
+    passed by keyword (heldout31: a graph library's layer call judged keep, told leave-eager)."""
+    program = STEP_WRAPPED_BY_A_FACTORY.replace(
+        "tf.function(input_signature=spec)(self._run_step)", "tf.function(func=self._run_step, input_signature=spec)")
+    found = verdicts(tmp_path, {"model.py": program})
+    assert found["GraphModel._run_step"] is Verdict.KEEP
+
+
 def test_an_unwrapped_method_step_is_still_told_to_decorate(tmp_path: Path) -> None:
     """Control: without the wrapping line the same step is eager, called per batch."""
     program = STEP_WRAPPED_BY_A_FACTORY.replace(

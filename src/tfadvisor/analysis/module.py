@@ -1502,16 +1502,20 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
 
 def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
     """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``,
-    ``tf.function(input_signature=spec)(self._step)`` (heldout31: a graph library's run step)."""
+    ``tf.function(input_signature=spec)(self._step)``, ``tf.function(func=self._call, ...)``
+    (heldout31: a graph library's run step and layer call)."""
     out = []
     for call in ctx.scope.nodes(ast.Call):
         options_call = call
         if (isinstance(call.func, ast.Call) and not call.func.args and call.args
                 and tfapi.is_tf_function(ctx.call_name(call.func))):
             options_call = call.func  # ``tf.function(input_signature=spec)(self._step)``: its options
-        elif not tfapi.is_tf_function(ctx.call_name(call)) or not call.args:
+        elif not tfapi.is_tf_function(ctx.call_name(call)):
             continue
-        target = call.args[0]
+        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
+        if given is None:
+            continue
+        target = given
         if isinstance(target, ast.Name) and isinstance(ctx.aliases.get(target.id), ast.Attribute):
             target = ctx.aliases[target.id]  # ``step = optimizer.step; step = tf.function(step)``
         name = ctx.resolve(target)
@@ -1520,7 +1524,7 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
             # ``tf.function(optimizer.step)`` with ``optimizer = GANOptimizer(...)``: the class's method
             name = f"{ctx.instances[target.value.id]}.{target.attr}"
         if name:
-            options = {k.arg: ast.unparse(k.value) for k in options_call.keywords if k.arg}
+            options = {k.arg: ast.unparse(k.value) for k in options_call.keywords if k.arg and k.arg != "func"}
             scope_prefix = "" if ctx.scope.is_module else ctx.scope.qualname + ".<locals>."
             if scope_prefix and "." not in name and any(
                     c.qualname == scope_prefix + name for c in ctx.scope.children):
