@@ -329,15 +329,16 @@ _CALLABLE_BUILDERS = ("keras.Model", "keras.Sequential", "keras.models.", "keras
                       "keras.losses.", "keras.metrics.")
 
 
-def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[str, tuple[int, frozenset[str]]]:
+def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[str, frozenset[str]]:
     """Names of a function, class or import that top-level code rebinds to what a call returns
     (``from model import Discriminator`` then ``Discriminator = Discriminator((256, 256, 3))``).
 
     A function body runs after the module is loaded, so its ``Discriminator(x)`` calls the built
     model, not the builder (heldout30: a tf.function GAN step was told its builder made a model on
-    every call). Top-level functions the module calls before the rebinding still see the old name."""
+    every call). Top-level functions the module calls before the rebinding still see the old name:
+    name -> those functions."""
     defined: dict[str, int] = {}
-    out: dict[str, tuple[int, frozenset[str]]] = {}
+    out: dict[str, frozenset[str]] = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.setdefault(stmt.name, stmt.lineno)
@@ -347,8 +348,8 @@ def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[s
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
               and isinstance(stmt.value, ast.Call) and stmt.targets[0].id in defined
               and stmt.targets[0].id not in out and not _wraps(stmt.value, stmt.targets[0].id)):
-            early = frozenset(c.callee for c in module_calls if c.line < stmt.lineno and "." not in c.callee)
-            out[stmt.targets[0].id] = (stmt.lineno, early)
+            out[stmt.targets[0].id] = frozenset(c.callee for c in module_calls
+                                                if c.line < stmt.lineno and "." not in c.callee)
     return out
 
 
@@ -1068,12 +1069,12 @@ def _rebound_here(ctx: ScopeContext, params: set[str]) -> frozenset[str]:
     calls before the rebinding."""
     if ctx.function is None:
         return frozenset()
-    rebound: dict[str, tuple[int, frozenset[str]]] = ctx.scope.root.memo.get(REBOUND_NAMES, {})
+    rebound: dict[str, frozenset[str]] = ctx.scope.root.memo.get(REBOUND_NAMES, {})
     if not rebound:
         return frozenset()
     top = ctx.scope.qualname.split(".", 1)[0]
     own = ctx.local_names | params
-    return frozenset(name for name, (_, early) in rebound.items() if name not in own and top not in early)
+    return frozenset(name for name, early in rebound.items() if name not in own and top not in early)
 
 
 def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:

@@ -30,7 +30,7 @@ _SCALARS = frozenset({str, int, float, complex, bytes, bool, type(Ellipsis)})
 # ``return``), which analysis/module.py finds before any rule runs
 DEAD_LINES = "dead_lines"
 # ... and for the names its top-level code rebinds to what a call returns (``D = D(shape)``): name ->
-# (line of the rebinding, top-level functions the module calls before it, which still see the old one)
+# the top-level functions the module calls before the rebinding, which still see the old binding
 REBOUND_NAMES = "rebound_names"
 
 
