@@ -122,12 +122,14 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
     if rich is not None:
         return ("kind", rich)
     if isinstance(node, ast.Name):
-        return _name_term(ctx, node.id, _seen)
+        return _read_term(ctx, node, _seen)
     if isinstance(node, ast.Call):
         return _call_term(ctx, node, _seen)
     if isinstance(node, ast.Attribute):
         if node.attr in _SAME_KIND_ATTRIBUTES:  # ``a.T``: an array's transpose is an array
             return term(ctx, node.value, _seen)
+        if node.attr == "values" and _from_pandas(term(ctx, node.value, _seen)):
+            return ("kind", "numpy")  # ``pd.read_csv(path).values``: float64 unless told otherwise
         if isinstance(node.value, ast.Name) and node.value.id == "self":
             return ("self", node.attr)
         dotted = ctx.resolve(node)
@@ -155,6 +157,32 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
     if isinstance(node, ast.Starred):
         return UNKNOWN
     return UNKNOWN
+
+
+def _from_pandas(value: Value) -> bool:
+    """A pandas frame or series: what ``pd.read_csv(...)`` and the like return, its columns
+    (``df["price"]``, ``df[cols]``) and what its methods hand back (``df.dropna()``)."""
+    if value[0] == "call":
+        return str(value[1]).startswith("pandas.")
+    if value[0] in ("method", "key", "iter"):
+        return _from_pandas(value[1])
+    if value[0] == "any":
+        return any(_from_pandas(v) for v in value[1])
+    return False
+
+
+def _read_term(ctx: ScopeContext, node: ast.Name, seen: frozenset[str]) -> Value:
+    """A name as read at ``node``: of a name bound more than once in a row (``df = pd.read_csv(p)``
+    then ``df = df.values``), the bindings that reach this read (heldout31: a regression's float64
+    targets sliced from ``df.values`` were taken for unknown values, as the frame's binding was
+    joined in)."""
+    bindings = ctx.bindings.get(node.id)
+    if bindings and len(bindings) > 1 and node.id not in seen and hasattr(node, "lineno"):
+        reaching = _reaching(ctx, bindings, node)
+        if len(reaching) < len(bindings):
+            inner = seen | {node.id}
+            return any_of([_apply(term(ctx, value, inner), path) for value, path in reaching[:_MAX_BINDINGS]])
+    return _name_term(ctx, node.id, seen)
 
 
 def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
@@ -245,6 +273,8 @@ def _call_term(ctx: ScopeContext, node: ast.Call, seen: frozenset[str]) -> Value
             return ("method", term(ctx, receiver, seen), "env_step")  # ``env.step(action)``: a simulator's
         if func.attr == "astype" and node.args and _not_float64(node.args[0]):
             return ("method", term(ctx, receiver, seen), "astype32")
+        if func.attr == "to_numpy" and not node.args and _from_pandas(term(ctx, receiver, seen)):
+            return ("kind", "numpy")
         return ("method", term(ctx, receiver, seen), func.attr)
     if name:
         if isinstance(func, ast.Name) and func.id in ctx.params:
