@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tfadvisor.analysis import graph_context, values
+from tfadvisor.analysis import graph_context, tfapi, values
 from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import EXPORTED, EXPORTED_GRAPH, HANDED_TO_A_TRACER, Linked, ParamFacts, Project
 from tfadvisor.analysis.summary import CallSite, FunctionSummary
@@ -382,6 +382,7 @@ def _entry_point(case: Case) -> Decision | None:
     unknown: list[str] = []
     fresh: list[str] = []
     python: list[str] = []
+    remade: list[tuple[str, str, str]] = []  # (parameter, what it is, the caller that makes it)
     listed: list[str] = []  # lists that may hold Python numbers (not ``[images, masks]`` written in the call)
     for caller, site in eager_sites:
         if site.on_instance and "self" in site.fresh:
@@ -408,10 +409,22 @@ def _entry_point(case: Case) -> Decision | None:
                 python.append(pname)
             elif site.in_loop and key in site.fresh:
                 fresh.append(pname)
+            if key in site.remade and site.in_loop and caller is not None and project.functions[caller.id].repeated:
+                what = _makes_variables_lazily(project, caller.module, site.remade[key])
+                if what:
+                    remade.append((pname, what, caller.qualname))
     if python:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{names(list(dict.fromkeys(python)))} {verb(len(set(python)), 'gets', 'get')} Python objects that change "
             f"from call to call (a list that grows, another object each time): each would retrace"])
+    if remade:
+        # an optimizer first: its slots are made on the first apply_gradients, always lazily
+        pname, what, maker = sorted(remade, key=lambda r: r[1] != "an optimizer")[0]
+        return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
+            f"{pname} gets {what} that {maker}() makes on each of its calls, and {maker}() runs again and "
+            f"again: as a tf.function each new one would be traced anew, and variables it makes on first "
+            f"use would be made on a later call, which TensorFlow refuses (ValueError: tf.function only "
+            f"supports singleton tf.Variables); make it once, outside {maker}(), before decorating"])
     if fresh:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "
@@ -481,6 +494,16 @@ def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
     later.confidence = "speculative"
     later.assumptions = [*later.assumptions, why]
     return later
+
+
+def _makes_variables_lazily(project: Project, module: str, made: str) -> str | None:
+    """"an optimizer" or "a Keras model" when an object of ``made`` makes its variables on first
+    use (slots on the first ``apply_gradients``, weights on the first call)."""
+    if made.startswith(("keras.optimizers.", "tensorflow.optimizers.")):
+        return "an optimizer"
+    if tfapi.is_keras_layer(made) or project.is_keras_class_named(module, made):
+        return "a Keras model"
+    return None
 
 
 def _eager_sites(case: Case) -> list[tuple[FunctionSummary | None, CallSite]]:

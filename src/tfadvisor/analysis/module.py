@@ -1280,6 +1280,9 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         named = ctx.resolve(arg)
         if named and named.split(".", 1)[0] not in LIBRARY_ROOTS:
             site.functions[key] = named  # a function passed by name, perhaps
+    made = _made_per_call(ctx, arg)
+    if made:
+        site.remade[key] = made
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
     elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) in ("unknown", "object"):
@@ -1292,6 +1295,41 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
     if ((varying and isinstance(arg, ast.Name) and arg.id in varying and _from_padded_batches(ctx, arg.id, call))
             or _array_of_grown_list(ctx, arg)):
         site.shapes_vary.append(key)
+
+
+def _made_per_call(ctx: ScopeContext, arg: ast.AST) -> str | None:
+    """The class (as called) of the object a name of this function holds when the function makes
+    it on each of its calls: its one binding is a constructor call (``opt = tf.optimizers.Adam()``,
+    ``extractor = StyleModel()``), or it is a parameter defaulting to None bound to one in the body
+    (``if opt is None: opt = Adam()``). Not under a create-once guard."""
+    fn = ctx.function
+    if fn is None or not isinstance(arg, ast.Name):
+        return None
+    if arg.id in ctx.params and not _defaults_to_none(fn, arg.id):
+        return None
+    if arg.id not in ctx.params and arg.id not in ctx.local_names:
+        return None
+    bindings = ctx.bindings.get(arg.id, [])
+    if len(bindings) != 1:
+        return None
+    value, path = bindings[0]
+    if path or not isinstance(value, ast.Call):
+        return None
+    name = ctx.call_name(value) or ""
+    if not (_looks_like_constructor(ctx, value) or tfapi.is_keras_builder(name)
+            or name.startswith("tensorflow.optimizers.")):
+        return None
+    if arg.id not in ctx.params and id(value) in state.guarded_nodes(ctx):
+        return None  # (``if opt is None:`` on a parameter runs on every call that leaves it out)
+    return name
+
+
+def _defaults_to_none(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return any(a.arg == name and isinstance(d, ast.Constant) and d.value is None for a, d in pairs)
 
 
 def _batch_size_of_loop_target(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> bool:

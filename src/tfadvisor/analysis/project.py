@@ -351,6 +351,11 @@ class Project:
             return None
         return self._classes.get(fn.module, {}).get(fn.class_qualname)
 
+    def is_keras_class_named(self, module: str, name: str) -> bool:
+        """Whether ``name``, as called in ``module``, makes an object of a Keras subclass of the project."""
+        found = self._class(module, name)
+        return found is not None and graph_context.is_keras_class(self.class_bases(*found))
+
     def is_keras_instance(self, rich: str) -> bool:
         return all(graph_context.is_keras_class(self.class_bases(*cls)) for cls in values.instance_classes(rich))
 

@@ -83,6 +83,10 @@ class CallSite:
     rare: bool = False
     varying: list[str] = field(default_factory=list)  # arg keys fed loop-varying Python values
     fresh: list[str] = field(default_factory=list)  # arg keys given a new object here (``Foo()``)
+    # Arg keys given an object the calling function makes on each of its own calls (``opt =
+    # Adam(...)`` in its body, or ``if opt is None: opt = Adam(...)``): key -> the class as called.
+    # The project pass asks whether it makes variables lazily (an optimizer, a Keras model).
+    remade: dict[str, str] = field(default_factory=dict)
     # Arg keys whose shape changes from call to call: the batches of a padded dataset
     # (``padded_batch``, bucketing), an array of a list grown until a condition (``while``/``break``).
     shapes_vary: list[str] = field(default_factory=list)
