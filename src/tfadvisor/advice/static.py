@@ -1020,7 +1020,7 @@ def _keep(case: Case) -> Decision:
 
 def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str], once_ok: bool = False) -> bool:
     callers = linked.callers
-    if linked.fn.is_method and linked.fn.name in project.unresolved_methods:
+    if linked.fn.is_method and project.has_unseen_callers(linked.fn.name):
         return False  # called on objects whose class we could not tell: callers we cannot see
     graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
              and (c.id in project.graph_roots or c.id in to_decorate or (once_ok and c.decorator_disabled))]

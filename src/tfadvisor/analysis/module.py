@@ -337,14 +337,13 @@ def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[s
     model, not the builder (heldout30: a tf.function GAN step was told its builder made a model on
     every call). Top-level functions the module calls before the rebinding still see the old name:
     name -> those functions."""
-    defined: dict[str, int] = {}
+    defined: set[str] = set()
     out: dict[str, frozenset[str]] = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.setdefault(stmt.name, stmt.lineno)
+            defined.add(stmt.name)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for alias in stmt.names:
-                defined.setdefault((alias.asname or alias.name).split(".", 1)[0], stmt.lineno)
+            defined.update((alias.asname or alias.name).split(".", 1)[0] for alias in stmt.names)
         elif (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
               and isinstance(stmt.value, ast.Call) and stmt.targets[0].id in defined
               and stmt.targets[0].id not in out and not _wraps(stmt.value, stmt.targets[0].id)):
@@ -401,13 +400,18 @@ def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impor
     return False, {}
 
 
+def _defaults(args: ast.arguments) -> dict[str, ast.expr]:
+    """Parameter name -> its default, positional and keyword-only."""
+    positional = [*args.posonlyargs, *args.args]
+    out = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults, strict=False)) if args.defaults else {}
+    out.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=False) if d is not None)
+    return out
+
+
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
-    defaults: dict[str, ast.expr] = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults, strict=False)) if args.defaults else {}
-    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=False):
-        if default is not None:
-            defaults[arg.arg] = default
+    defaults = _defaults(args)
     out: list[Param] = []
     for index, arg in enumerate([*positional, *args.kwonlyargs]):
         if is_method and index == 0:
@@ -1305,7 +1309,8 @@ def _made_per_call(ctx: ScopeContext, arg: ast.AST) -> str | None:
     fn = ctx.function
     if fn is None or not isinstance(arg, ast.Name):
         return None
-    if arg.id in ctx.params and not _defaults_to_none(fn, arg.id):
+    default = _defaults(fn.args).get(arg.id) if arg.id in ctx.params else None
+    if arg.id in ctx.params and not (isinstance(default, ast.Constant) and default.value is None):
         return None
     if arg.id not in ctx.params and arg.id not in ctx.local_names:
         return None
@@ -1322,14 +1327,6 @@ def _made_per_call(ctx: ScopeContext, arg: ast.AST) -> str | None:
     if arg.id not in ctx.params and id(value) in state.guarded_nodes(ctx):
         return None  # (``if opt is None:`` on a parameter runs on every call that leaves it out)
     return name
-
-
-def _defaults_to_none(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True))
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
-    return any(a.arg == name and isinstance(d, ast.Constant) and d.value is None for a, d in pairs)
 
 
 def _batch_size_of_loop_target(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> bool:
@@ -1551,10 +1548,9 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
             options_call = call.func  # ``tf.function(input_signature=spec)(self._step)``: its options
         elif not tfapi.is_tf_function(ctx.call_name(call)):
             continue
-        given = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
-        if given is None:
+        target = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "func"), None)
+        if target is None:
             continue
-        target = given
         if isinstance(target, ast.Name) and isinstance(ctx.aliases.get(target.id), ast.Attribute):
             target = ctx.aliases[target.id]  # ``step = optimizer.step; step = tf.function(step)``
         name = ctx.resolve(target)

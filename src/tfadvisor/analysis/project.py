@@ -393,16 +393,15 @@ class Project:
         return linked_any
 
     def _resolved(self, site: CallSite) -> None:
-        """A call of ``x.name(...)`` linked once ``x``'s class was known: when no call of that name
-        is left unlinked, every caller of the project's ``name`` methods is seen (heldout31: an
-        autoencoder's update helper, called only from a fix-first train step through
-        ``self.net``, was told to decorate on its own)."""
-        name = site.callee.rsplit(".", 1)[-1]
-        left = self._unresolved_sites.get(name)
-        if left is not None:
-            left.discard(id(site))
-            if not left:
-                self.unresolved_methods.discard(name)
+        """A call of ``x.name(...)`` linked once ``x``'s class was known: it no longer counts as a
+        caller nobody sees (heldout31: an autoencoder's update helper, called only from a
+        fix-first train step through ``self.net``, was told to decorate on its own)."""
+        self._unresolved_sites.get(site.callee.rsplit(".", 1)[-1], set()).discard(id(site))
+
+    def has_unseen_callers(self, method: str) -> bool:
+        """Some call of a method of this name is on an object whose class the analysis could not
+        tell: the project's methods of that name may have callers it cannot see."""
+        return bool(self._unresolved_sites.get(method))
 
     def class_named(self, module: str, name: str) -> tuple[str, str] | None:
         """(module, class qualname) of the project's class that ``name`` (as called) makes; an
@@ -463,8 +462,8 @@ class Project:
     def _link(self) -> None:
         self._site_modules: dict[int, str] = {}
         self._site_paths: dict[int, str] = {}
-        self.unresolved_methods: set[str] = set()
-        self._unresolved_sites: dict[str, set[int]] = {}  # method name -> its calls not linked yet
+        # method name -> its calls on objects of unknown class not linked yet (``model.cell(x)``)
+        self._unresolved_sites: dict[str, set[int]] = {}
         # caller id -> (site, subclass override) its ``self.method(x)`` may run instead: traced
         # with it when the caller is graph code, but no evidence of how often the override is called
         self.dispatched: dict[str, list[tuple[CallSite, FunctionSummary]]] = {}
@@ -487,9 +486,7 @@ class Project:
                     elif "." in site.callee:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
-                        name = site.callee.rsplit(".", 1)[1]
-                        self.unresolved_methods.add(name)
-                        self._unresolved_sites.setdefault(name, set()).add(id(site))
+                        self._unresolved_sites.setdefault(site.callee.rsplit(".", 1)[1], set()).add(id(site))
             for name, line, options in mod.wrapped:
                 target = self.resolve(None, mod.module, name, line, mod.path) or self._wrapped_method(mod, name)
                 # a test that wraps library code to trace it does not make the library's function a

@@ -145,7 +145,8 @@ class TextNet(tf.keras.Model):
                           if tfapi.is_tf_function(ctx.resolve(d.func if isinstance(d, ast.Call) else d))), None)
         if decorator is None or not is_keras_class_here(ctx, ctx.scope.cls.node):
             return
-        if not _calls_sublayers(fn, ctx.scope.cls.node, _ready_attributes(ctx, ctx.scope.cls.node)):
+        ready = _ready_attributes(ctx, ctx.scope.cls.node)
+        if not _calls_sublayers(fn, ctx.scope.cls.node, ready):
             # weights made in __init__ or build() (Keras builds before call), sublayers without
             # weights, or built when made: none is built in the trace
             return
@@ -155,8 +156,7 @@ class TextNet(tf.keras.Model):
             return  # ``self.call(sample)`` in __init__ makes the weights before Keras ever calls it
         # only what the constructor was handed (``self.base = base_model``): built already or not,
         # the caller decides (a functional model is built when made; an LSTMCell is not)
-        handed_only = not _calls_sublayers(fn, ctx.scope.cls.node,
-                                           _ready_attributes(ctx, ctx.scope.cls.node) | _handed_in(ctx.scope.cls.node))
+        handed_only = not _calls_sublayers(fn, ctx.scope.cls.node, ready | _handed_in(ctx.scope.cls.node))
         # sublayers of the project's own classes: whether they make their weights in __init__ (as
         # tf.Variables: nothing built in the trace) or in build() is in their file, not this one
         own_layers = _only_own_layers(ctx, ctx.scope.cls.node)
