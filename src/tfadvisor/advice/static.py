@@ -391,7 +391,7 @@ def _entry_point(case: Case) -> Decision | None:
             rich = project.arg_rich(caller, site, key, kind)
             if values.tensor_like(rich):
                 continue  # tensors and NumPy arrays trace once per shape and dtype
-            if rich == "container" or isinstance(rich, tuple):
+            if rich == "container" or isinstance(rich, tuple) or values.is_list(rich):
                 # a list or tuple: of tensors it traces once per structure, of Python numbers once
                 # per value; its contents are not known here
                 if key in site.varying:
@@ -514,6 +514,15 @@ def _eager_sites(case: Case) -> list[tuple[FunctionSummary | None, CallSite]]:
             if (c is None or c.id not in project.graph_roots) and not _in_test(project, c, s)]
 
 
+def _a_list_of_data(project: Project, rich: values.Rich) -> bool:
+    """A list of NumPy arrays, or of objects of one of the project's own classes (task samplers,
+    episodes): data a loop feeds a step from. A list of Keras layers or of numbers is structure."""
+    if not values.is_list(rich):
+        return False
+    element = rich.split(":", 1)[1]
+    return element in values.ARRAYS or (values.is_instance(element) and not project.is_keras_instance(element))
+
+
 def _called_eagerly_in_loops(case: Case) -> bool:
     """Graph code that the program also calls eagerly, per batch or per epoch (PINN's loss terms,
     inside the decorated step and again for logging after it): those calls run as Python."""
@@ -565,7 +574,8 @@ def _drives_batches(case: Case) -> Decision | None:
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"drives training: loops over {values.describe(iterated)} and calls the step; decorate the "
                 f"step inside it, not the loop"])
-        if not (rich in ("numpy", "numpy32", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")):
+        if not (rich in ("numpy", "numpy32", "unknown") or values.is_instance(rich) or str(rich).startswith("iterator:")
+                or _a_list_of_data(project, rich)):
             continue  # a list of layers, sizes or settings: structure, unrolled once per trace
         what = values.describe(iterated)
         if rich == "unknown":

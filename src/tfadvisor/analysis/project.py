@@ -948,7 +948,7 @@ class Project:
             if rich == "unknown" and site.sources[key][0] == "any":
                 return "unknown"  # bound to an object on one path only (a NumPy reshape, an env's reset())
             return rich if (rich in ("container", "dataset", "model", "numpy", "numpy32") or isinstance(rich, tuple)
-                            or values.is_instance(rich)) else kind
+                            or values.is_instance(rich) or values.is_list(rich)) else kind
         if kind != "unknown":
             return kind
         forwarded = site.forwarded.get(key)

@@ -19,6 +19,7 @@ term                           the value
 ``("arith", (v, w))``          ``v + w``, ``x / 255.0``: arithmetic
 ``("key", v)``                 ``v["train"]``: an entry of a dict (of datasets, from tfds.load)
 ``("any", (v, ...))``          a name bound more than once: one of these
+``("elements", v)``            ``[Sampler(k) for _ in range(n)]``: a list of ``v``
 =============================  ==========================================================
 
 Evaluation is memoised per (term, function) and cut at a small depth, so cycles (a function
@@ -118,6 +119,8 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
             return _KERAS_ARRAYS
         if name.startswith(_PASS_THROUGH) and node.args:
             return term(ctx, node.args[0], _seen)
+    if isinstance(node, ast.ListComp) and _element_is_made(node):
+        return ("elements", term(ctx, node.elt, _seen))
     rich = local_rich(ctx, node)
     if rich is not None:
         return ("kind", rich)
@@ -157,6 +160,14 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
     if isinstance(node, ast.Starred):
         return UNKNOWN
     return UNKNOWN
+
+
+def _element_is_made(node: ast.ListComp) -> bool:
+    """``[Sampler(k) for _ in range(n)]``: each element made by the same call, whose arguments do not
+    read the comprehension's own names (those would be read as the function's)."""
+    targets = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    return isinstance(node.elt, ast.Call) and not any(
+        isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.elt))
 
 
 def _from_pandas(value: Value) -> bool:
@@ -380,8 +391,14 @@ class Evaluator:
         if isinstance(inner, tuple):
             index = value[2]
             return inner[index] if -len(inner) <= index < len(inner) else "unknown"
+        if is_list(inner):
+            return inner.split(":", 1)[1]
         # ``train, test = tfds.load(..., split=["train", "test"])``: datasets, unpacked
         return inner if inner in ("tensor", "numpy", "numpy32", "dataset") else "unknown"
+
+    def _on_elements(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
+        element = self.kind(value[1], fn, module, depth)
+        return f"list:{element}" if isinstance(element, str) and element != "unknown" else "container"
 
     def _on_iter(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         if value[1] == ("call", "range") and (fn is None or not fn.decorated):
@@ -395,7 +412,7 @@ class Evaluator:
             return inner
         if isinstance(inner, tuple):
             return join(list(inner))
-        if isinstance(inner, str) and inner.startswith("iterator:"):
+        if isinstance(inner, str) and inner.startswith(("iterator:", "list:")):
             return inner.split(":", 1)[1]
         return "unknown"
 
@@ -423,7 +440,24 @@ class Evaluator:
             return "numpy32" if method == "astype32" else "numpy"
         if receiver in ARRAYS and method in ("reshape", "copy", "transpose", "squeeze"):
             return receiver
+        if is_instance(receiver):
+            # ``sampler.batch()`` of a project class: what that method returns (heldout31: a sine
+            # regressor's step fed NumPy batches by its task objects was left eager, "not seen")
+            return join([self._method_returns(cls, method, depth) for cls in instance_classes(receiver)])
         return "unknown"
+
+    def _method_returns(self, cls: tuple[str, str], method: str, depth: int) -> Rich:
+        target = self.project.method(cls[0], cls[1], method)
+        return self._returns(target, depth) if target is not None else "unknown"
+
+    def _returns(self, target: FunctionSummary, depth: int) -> Rich:
+        """What calling ``target`` gives: its return value, or an iterator over what it yields."""
+        if target.is_generator:
+            yielded = target.yields_value
+            element = self.kind(yielded, target, target.module, depth) if yielded is not None else "unknown"
+            return f"iterator:{element}" if isinstance(element, str) else "iterator:unknown"
+        returned = target.returns_value
+        return self.kind(returned, target, target.module, depth) if returned is not None else "unknown"
 
     def _on_global(self, value: Value, fn: FunctionSummary | None, module: str, depth: int) -> Rich:
         found = self.project.module_global(value[1])
@@ -460,12 +494,7 @@ class Evaluator:
         name = value[1]
         target = self.project.resolve(fn, module, name)
         if target is not None:
-            if target.is_generator:
-                yielded = target.yields_value
-                element = self.kind(yielded, target, target.module, depth) if yielded is not None else "unknown"
-                return f"iterator:{element}" if isinstance(element, str) else "iterator:unknown"
-            returned = target.returns_value
-            return self.kind(returned, target, target.module, depth) if returned is not None else "unknown"
+            return self._returns(target, depth)
         made = self.project.class_named(module, name)
         if made is not None:
             return instance(*made)
@@ -526,6 +555,11 @@ def join(kinds: list[Rich]) -> Rich:
     return "unknown"
 
 
+def is_list(rich: Rich) -> bool:
+    """A list whose elements are all of one known kind (``list:numpy``, ``list:instance:m:Sampler``)."""
+    return isinstance(rich, str) and rich.startswith("list:")
+
+
 def to_kind(rich: Rich) -> Kind:
     """The parameter kind the rest of the analysis uses. A NumPy array stays a Python object there:
     inside graph code, a function called with one gets the array (rules must not take it for a
@@ -535,7 +569,8 @@ def to_kind(rich: Rich) -> Kind:
         return "tensor"
     if rich == "primitive":
         return "primitive"
-    if rich in ("dataset", "model", "container", "object", "numpy", "numpy32") or isinstance(rich, tuple) or is_instance(rich):
+    if rich in ("dataset", "model", "container", "object", "numpy", "numpy32") or isinstance(rich, tuple) \
+            or is_instance(rich) or is_list(rich):
         return "object"
     return "unknown"
 
@@ -601,4 +636,6 @@ def describe(value: Value) -> str:
         return " or ".join(describe(v) for v in value[1][:2])
     if tag == "tuple":
         return "a tuple"
+    if tag == "elements":
+        return f"a list of {describe(value[1])}"
     return str(value[1])
