@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext, is_graph_op
+from tfadvisor.analysis.module import is_model_call
 from tfadvisor.analysis.scopes import DEAD_LINES, Scope
 
 Deps = tuple[str, ...]
@@ -219,7 +220,11 @@ def single_tensor(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = froz
     """A value that is one tensor for sure: a single-tensor op, a slice of one, or a local name
     bound only to such values. (``_seen`` stops ``x = x[:n]`` from following itself forever.)"""
     if isinstance(node, ast.Subscript):
-        return single_tensor(ctx, node.value, _seen)
+        # a row or slice of one tensor, or one output (or a row of the output) of a Keras model; a
+        # slice of a model's outputs may be a list of them (``outputs[:n]`` of a feature extractor)
+        sliced = isinstance(node.slice, ast.Slice) or (
+            isinstance(node.slice, ast.Tuple) and any(isinstance(e, ast.Slice) for e in node.slice.elts))
+        return single_tensor(ctx, node.value, _seen) or (not sliced and _model_output(ctx, node.value, _seen))
     if isinstance(node, ast.Call):
         name = ctx.call_name(node) or ""
         return name in SINGLE or (name.startswith(_SINGLE_PREFIXES) and name not in _MULTI
@@ -231,14 +236,28 @@ def single_tensor(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = froz
     return False
 
 
+def _model_output(ctx: ScopeContext, node: ast.AST, seen: frozenset[str]) -> bool:
+    """``model(x)``, or a local name bound only to it: a tensor, or a list or dict of them."""
+    if isinstance(node, ast.Call):
+        return is_model_call(ctx, node)
+    if isinstance(node, ast.Name) and node.id not in seen and node.id in ctx.local_names:
+        values = _bindings(ctx, node.id)
+        return bool(values) and all(isinstance(v, ast.Call) and is_model_call(ctx, v) for v in values)
+    return False
+
+
 def _bindings(ctx: ScopeContext, name: str) -> list[ast.AST | None]:
-    """Every value bound to ``name`` in this function, or ``[None]`` when one is bound otherwise."""
+    """Every value bound to ``name`` in this function, or ``[None]`` when one is bound otherwise. A
+    ``for`` target over one tensor holds a row of it (AutoGraph's loop), written as ``t[i]``."""
     stores = sum(1 for n in ctx.scope.nodes(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store))
     out: list[ast.AST | None] = []
     for node in ctx.scope.nodes(ast.Assign):
         for target in node.targets:
             if isinstance(target, ast.Name) and target.id == name:
                 out.append(node.value)
+    for loop in ctx.scope.nodes(ast.For):
+        if isinstance(loop.target, ast.Name) and loop.target.id == name:
+            out.append(ast.Subscript(value=loop.iter, slice=ast.Name(id="_", ctx=ast.Load()), ctx=ast.Load()))
     return out if len(out) == stores else [None]
 
 

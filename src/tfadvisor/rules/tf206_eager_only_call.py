@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis import autograph, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import names_a_model
+from tfadvisor.analysis.scopes import Scope
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import decorator_option, likely_tensor
@@ -151,7 +152,7 @@ def total(values):
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for node, value in _numeric_formats(ctx):
             is_tensor, deps = likely_tensor(ctx, value)
-            if is_tensor:
+            if is_tensor or _outer_variable(ctx, value):
                 yield self.hit(node, "formatting a tensor as a number needs its value: in graph code it raises "
                                      "TypeError; pass the tensor to tf.print instead", depends_on=deps)
         option = decorator_option(ctx, ctx.function, "autograph") if ctx.function is not None else None
@@ -197,6 +198,38 @@ def total(values):
                         yield self.hit(call, f"{name}() on a tensor fails in graph code: use a TensorFlow op",
                                        depends_on=deps)
                         break
+
+
+def _outer_variable(ctx: ScopeContext, value: ast.expr) -> bool:
+    """``global_steps`` read by a step nested in ``main`` that made it ``tf.Variable(...)`` (or the
+    module did): graph code reads a symbolic tensor (heldout32: two YOLOv4 eval steps formatted it
+    with ``%4d`` and were told decorate; TensorFlow 2.21 raises AttributeError)."""
+    if not isinstance(value, ast.Name) or value.id in ctx.params or value.id in ctx.local_names:
+        return False
+    scope = ctx.scope.parent
+    while scope is not None:
+        made, other = _bound_in(ctx, scope)
+        if value.id in made:
+            return True
+        if value.id in other:
+            return False  # bound to something else in that scope: not known
+        scope = scope.parent
+    return False
+
+
+def _bound_in(ctx: ScopeContext, scope: Scope) -> tuple[frozenset[str], frozenset[str]]:
+    """(names a scope binds only to ``tf.Variable(...)``, names it binds to anything else)."""
+    def build() -> tuple[frozenset[str], frozenset[str]]:
+        made: set[str] = set()
+        other: set[str] = set()
+        for node in scope.nodes(ast.Assign):
+            is_variable = isinstance(node.value, ast.Call) and ctx.call_name(node.value) == "tensorflow.Variable"
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        (made if is_variable and name is target else other).add(name.id)
+        return frozenset(made - other), frozenset(other)
+    return scope.cached("tf206_bound", build)
 
 
 _NUMERIC_CONVERSIONS = frozenset("diouxXeEfFgGc")

@@ -253,6 +253,36 @@ VARIANTS = [
         def main():
             return [train_step(tf.ones([2])) for _ in range(2)]
         """, tf="raises", real=True, note="TypeError: must be real number, not SymbolicTensor"),
+    V("percent-d-of-a-step-counter-variable-made-by-the-enclosing-function", """
+        import tensorflow as tf
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            global_steps = tf.Variable(1, trainable=False, dtype=tf.int64)
+
+            @tf.function
+            def test_step(x):
+                loss = tf.reduce_mean(model(x))
+                tf.print("=> TEST STEP %4d   loss: %4.2f" % (global_steps, 0.5))
+                return loss
+
+            return [test_step(tf.ones([2, 3])) for _ in range(2)]
+        """, tf="raises", real=True, note="AttributeError: 'SymbolicTensor' object has no attribute ..."),
+    V("percent-d-of-a-python-counter-of-the-enclosing-function", """
+        import tensorflow as tf
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            global_steps = 1
+
+            @tf.function
+            def test_step(x):
+                loss = tf.reduce_mean(model(x))
+                tf.print("=> TEST STEP %4d" % global_steps, loss)
+                return loss
+
+            return [test_step(tf.ones([2, 3])) for _ in range(2)]
+        """, tf="same", real=True, note="a Python int is formatted while tracing"),
     V("f-string-format-spec-of-a-tensor", """
         import tensorflow as tf
 

@@ -171,4 +171,37 @@ VARIANTS += [
         def main():
             return weighted(tf.ones([3]))
         """, tf="raises"),
+    V("list-of-a-row-of-a-model-output-in-a-step", """
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+
+        @tf.function
+        def training_step(images):
+            result = model(images, training=True)
+            predictions = []
+            for pre in result:
+                scores = list(pre)
+                predictions.append(scores.index(max(scores)))
+            return result
+
+        def main():
+            return training_step(tf.ones([2, 4]))
+        """, tf="raises", real=True, note="OperatorNotAllowedInGraphError: Iterating over a symbolic tf.Tensor"),
+    V("tf-ops-on-rows-of-a-model-output-in-a-step", """
+        import tensorflow as tf
+
+        model = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+
+        @tf.function
+        def training_step(images):
+            result = model(images, training=True)
+            total = tf.constant(0, tf.int64)
+            for pre in result:
+                total += tf.argmax(pre)
+            return total
+
+        def main():
+            return training_step(tf.ones([2, 4]))
+        """, tf="same", real=True, note="a for statement over a tensor is an AutoGraph loop"),
 ]
