@@ -178,3 +178,74 @@ def test_a_comprehension_over_a_slice_of_one_output_is_fixed_first(tmp_path: Pat
     found = verdicts(tmp_path, {"train.py": program})
     assert found["train_step"] is Verdict.FIX_FIRST
 
+
+AGENT_BASE = """\
+    import numpy as np
+
+
+    class BaseAgent:
+        def __init__(self, data):
+            self.data = data
+            self.build()
+
+        def build(self):
+            pass
+
+        def train(self):
+            pass
+
+        def run(self, steps=100000):
+            for i in range(steps):
+                self.memory.append(self.data[np.random.randint(len(self.data))])
+                if len(self.memory) > 64:
+                    self.train()
+"""
+
+AGENT = """\
+    import numpy as np
+    import tensorflow as tf
+
+    from base import BaseAgent
+
+
+    class Agent(BaseAgent):
+        def build(self):
+            self.memory = []
+            self.model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(2)])
+            self.optimizer = tf.keras.optimizers.Adam()
+
+        def train(self):
+            batch = np.array(self.memory[-64:], np.float32)
+            with tf.GradientTape() as tape:
+                q = self.model(batch)
+                error = tf.reduce_sum(tf.square(q), -1)
+                loss = tf.reduce_mean(error)
+            priorities = error.numpy() + 1e-10
+            gradients = tape.gradient(loss, self.model.trainable_variables)
+            self.optimizer.apply_gradients(zip(gradients, self.model.trainable_variables))
+            return priorities
+"""
+
+
+def test_an_update_run_by_its_base_classes_loop_is_seen_as_called_per_step(tmp_path: Path) -> None:
+    """``self.train()`` in the base class's loop, whose own ``train`` is a stub: each subclass's
+    ``train`` is what runs, once per step. heldout32: a trading agent's three updates were left
+    eager, "not seen: a call site"; judged fix-first (the ``.numpy()`` read moves out)."""
+    found = verdicts(tmp_path, {"base.py": AGENT_BASE, "dqn.py": AGENT})
+    assert found["Agent.train"] is Verdict.FIX_FIRST
+
+
+def test_an_override_of_a_working_base_method_is_still_not_linked(tmp_path: Path) -> None:
+    """Control: when the base class's ``train`` does work of its own, the loop may be running that
+    one (objects of the base class): no evidence of how often the override runs."""
+    base = AGENT_BASE.replace("        def train(self):\n            pass",
+                              "        def train(self):\n            self.memory.clear()")
+    found = verdicts(tmp_path, {"base.py": base, "dqn.py": AGENT})
+    assert found["Agent.train"] is Verdict.LEAVE_EAGER
+
+
+def test_an_update_the_base_class_never_defines_is_linked_too(tmp_path: Path) -> None:
+    """The same loop, with no ``train`` in the base class at all."""
+    base = AGENT_BASE.replace("        def train(self):\n            pass\n\n", "")
+    found = verdicts(tmp_path, {"base.py": base, "dqn.py": AGENT})
+    assert found["Agent.train"] is Verdict.FIX_FIRST

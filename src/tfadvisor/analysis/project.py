@@ -481,8 +481,12 @@ class Project:
                         self.functions[fn.id].callees.append((site, target))
                         self.functions[target.id].callers.append((fn, site))
                         overrides = self._overrides(site.callee, target)
-                        if overrides:
+                        if overrides and target.stub:
+                            self._link_to_subclasses(fn, site)  # an abstract method: only overrides run
+                        elif overrides:
                             self.dispatched.setdefault(fn.id, []).extend((site, o) for o in overrides)
+                    elif self._link_to_subclasses(fn, site):
+                        pass
                     elif "." in site.callee:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
@@ -707,25 +711,42 @@ class Project:
             self._sites_by_module[module] = sites
         return sites
 
+    def _link_to_subclasses(self, fn: FunctionSummary, site: CallSite) -> bool:
+        """``self.train()`` in a base class that has no ``train``, or only a stub of it: the call runs
+        the subclasses' ``train`` (heldout32: a trading agent's base ``run`` loop calls each
+        algorithm's update, and every update was left eager, "not seen: a call site")."""
+        if not site.callee.startswith("self.") or site.callee.count(".") != 1 or fn.class_qualname is None:
+            return False
+        name = site.callee.split(".", 1)[1]
+        targets = self._subclass_methods((fn.module, fn.class_qualname), name)
+        for target in targets:
+            self.functions[fn.id].callees.append((site, target))
+            self.functions[target.id].callers.append((fn, site))
+        return bool(targets)
+
+    def _subclass_methods(self, cls: tuple[str, str], name: str) -> list[FunctionSummary]:
+        """The project's subclasses' methods ``name`` (each subclass's own, nearest first)."""
+        out: list[FunctionSummary] = []
+        stack, seen = [cls], set()
+        while stack:
+            for sub in self._subclasses.get(stack.pop(), ()):
+                if sub in seen:
+                    continue
+                seen.add(sub)
+                stack.append(sub)
+                found = self._by_module.get(sub[0], {}).get(f"{sub[1]}.{name}")
+                if found is not None:
+                    out.append(found)
+        return out
+
     def _overrides(self, callee: str, target: FunctionSummary) -> list[FunctionSummary]:
         """``self.calc_style_loss(x)`` in a base class runs the subclass's override on the
         subclass's objects: the project's overrides of ``target``, which a base class's
         tf.function traces (graph_code follows them; nothing else does)."""
         if not callee.startswith("self.") or callee.count(".") != 1 or target.class_qualname is None:
             return []
-        out: list[FunctionSummary] = []
-        stack, seen = [(target.module, target.class_qualname)], set()
-        while stack:
-            cls = stack.pop()
-            for sub in self._subclasses.get(cls, ()):
-                if sub in seen:
-                    continue
-                seen.add(sub)
-                stack.append(sub)
-                found = self._by_module.get(sub[0], {}).get(f"{sub[1]}.{target.name}")
-                if found is not None and found.id != target.id:
-                    out.append(found)
-        return out
+        return [f for f in self._subclass_methods((target.module, target.class_qualname), target.name)
+                if f.id != target.id]
 
     @cached_property
     def _subclasses(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
