@@ -53,10 +53,14 @@ def corpus_name(prefix: str, github: str) -> str:
     return prefix + re.sub(r"[^a-z0-9]+", "-", github.lower()).strip("-")
 
 
-def used_names(extra: list[str]) -> set[str]:
-    """Every repository an earlier split holds or an earlier listing named (walked or not)."""
+def used_names(extra: list[str], split_dir: str | None = None) -> set[str]:
+    """Every repository an earlier split holds or an earlier listing named (walked or not); the
+    listings of the split being ordered (``split_dir``) are not earlier ones."""
     used = {m.group(1).lower() for m in re.finditer(r'github\s*=\s*"([^"]+)"', open(os.path.join(HERE, "repos.toml")).read())}
-    for path in glob.glob(os.path.join(HERE, "blind", "*", "listing*.txt")) + extra:
+    own = os.path.abspath(split_dir) if split_dir else None
+    earlier = [p for p in glob.glob(os.path.join(HERE, "blind", "*", "listing*.txt"))
+               if own is None or os.path.dirname(os.path.abspath(p)) != own]
+    for path in earlier + extra:
         for line in open(path):
             word = line.strip().split("\t")[0].split()[0] if line.strip() else ""
             if "/" in word and not word.startswith("#"):
@@ -80,7 +84,7 @@ def kept_like(name: str) -> str | None:
 
 
 def cmd_order(args: argparse.Namespace) -> None:
-    used = used_names(args.used)
+    used = used_names(args.used, os.path.dirname(args.out))
     names: dict[str, str] = {}
     group: dict[str, int] = {}
     removed: list[tuple[str, str]] = []
