@@ -485,9 +485,7 @@ class Project:
                             self._link_to_subclasses(fn, site)  # an abstract method: only overrides run
                         elif overrides:
                             self.dispatched.setdefault(fn.id, []).extend((site, o) for o in overrides)
-                    elif self._link_to_subclasses(fn, site):
-                        pass
-                    elif "." in site.callee:
+                    elif not self._link_to_subclasses(fn, site) and "." in site.callee:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
                         self._unresolved_sites.setdefault(site.callee.rsplit(".", 1)[1], set()).add(id(site))
@@ -718,6 +716,8 @@ class Project:
         if not site.callee.startswith("self.") or site.callee.count(".") != 1 or fn.class_qualname is None:
             return False
         name = site.callee.split(".", 1)[1]
+        if self.attribute_values(fn.module, fn.class_qualname, name):
+            return False  # ``self.policy = Policy()``: the call reaches that object, not a method
         targets = self._subclass_methods((fn.module, fn.class_qualname), name)
         for target in targets:
             self.functions[fn.id].callees.append((site, target))
