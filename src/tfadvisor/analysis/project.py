@@ -416,7 +416,10 @@ class Project:
         found = self.module_global(dotted)
         if found is None or found[1][:1] != ("call",):
             return None
-        factory = self.resolve(None, found[0], found[1][1])
+        return self._returned_def(self.resolve(None, found[0], found[1][1]))
+
+    def _returned_def(self, factory: FunctionSummary | None) -> FunctionSummary | None:
+        """The nested def a factory returns (``return load``), if it returns one."""
         # (``return load`` of a nested def is written down as the global ``<module>.load``: the
         # per-file pass does not count a def among the function's locals)
         returned = factory.returns_value if factory is not None else None
@@ -604,8 +607,12 @@ class Project:
         for mod in self.modules:
             local = self._by_module.get(mod.module, {})
             for name, kind, where, line in mod.handed:
-                target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
-                target = target or self._made_by_factory(mod.module, name)
+                if name.endswith("()"):  # ``compile(loss=joint_loss(0.3))``: the def the factory returns
+                    caller = local.get(where) if where else None
+                    target = self._returned_def(self.resolve(caller, mod.module, name[:-2], line, mod.path))
+                else:
+                    target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
+                    target = target or self._made_by_factory(mod.module, name)
                 if target is None:
                     continue
                 linked = self.functions[target.id]

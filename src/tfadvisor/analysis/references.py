@@ -51,6 +51,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             for kw in call.keywords:
                 if kw.arg in ("loss", "metrics", "weighted_metrics"):
                     out.handed.extend((ref, "graph", call.lineno) for ref in _refs_in(ctx, kw.value))
+                    # ``loss=joint_loss(0.3)``: what the factory returns (the project pass finds it)
+                    out.handed.extend((f"{ref}()", "graph", call.lineno) for ref in _factories_in(ctx, kw.value))
         if method is not None and graph_context.is_distributed_call(method, receiver):
             out.distributed += 1
         if method in graph_context.EXPORTING_METHODS:
@@ -176,6 +178,19 @@ def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
         if node.func is not None and isinstance(node.func, ast.Attribute) and node.func.attr == "get_concrete_function":
             return _refs_in(ctx, node.func.value, depth + 1)
     return []
+
+
+def _factories_in(ctx: ScopeContext, node: ast.AST) -> list[str]:
+    """The project functions called in a compile keyword (``loss=joint_loss(0.3)``, in a list or dict)."""
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else (
+        [v for v in node.values if v is not None] if isinstance(node, ast.Dict) else [node])
+    out = []
+    for item in items:
+        if isinstance(item, ast.Call) and isinstance(item.func, (ast.Name, ast.Attribute)):
+            name = ctx.resolve(item.func)
+            if name and not name.startswith(("tensorflow.", "keras.", "numpy.")):
+                out.append(name)
+    return out
 
 
 def function_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:

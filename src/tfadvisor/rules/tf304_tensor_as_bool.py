@@ -35,8 +35,10 @@ allowed`). Use `tf.cond`, `tf.where` or `tf.boolean_mask`, or a plain `if` state
 converts.
 Keras 3 (TensorFlow 2.16 and later) does not run a layer's `call` through AutoGraph at all: a
 Python `if` or `while` on a tensor there raises the same error whenever the layer runs in a graph
-(`fit`, `predict`, a tf.function, a functional model) and only works eagerly. Python values
-(`training`, `mask is not None`) are fine.
+(`fit`, `predict`, a tf.function, a functional model) and only works eagerly. Nor does it convert
+the losses and metrics handed to `model.compile(loss=..., metrics=[...])` (directly, or made by a
+factory: `loss=joint_loss(0.3)`): `fit` traces them as they are, unless `run_eagerly=True`. Python
+values (`training`, `mask is not None`, a factory's `weight > 0`) are fine.
 """
     bad = (
         """\
@@ -136,6 +138,9 @@ def step(x):
             why = ("a tensor condition in a Keras layer's call: Keras 3 does not convert call with AutoGraph, so "
                    "Python needs its truth value whenever the layer runs in a graph (fit, predict, a tf.function, "
                    "a functional model); use tf.cond, tf.where or keras.ops.cond")
+        elif _compiled_by_keras(ctx, fn):
+            why = ("a tensor condition in a loss or metric handed to Keras's compile: Keras 3 traces it in fit "
+                   "without AutoGraph, so Python needs its truth value; use tf.where or tf.cond")
         else:
             return
         for node in _truth_tested(ctx):
@@ -192,6 +197,58 @@ def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFu
     if not is_keras_class_here(ctx, cls.node):
         return False
     return not _imports_tf_keras(ctx)
+
+
+def _compiled_by_keras(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A function this module hands to ``model.compile(loss=..., metrics=[...])``, directly or as what
+    a module-level factory returns (``loss=joint_loss(0.3)``). Keras 3 traces losses and metrics in
+    fit's tf.function without AutoGraph: TensorFlow 2.21 raises OperatorNotAllowedInGraphError on a
+    Python ``if`` on a tensor there (tests/conformance/variants/tf304.py). ``run_eagerly=True`` calls
+    them eagerly; Keras 2 (``tf_keras``) converted them; a tf.function-decorated one is converted."""
+    if is_tf_function_decorated(ctx, fn) or _imports_tf_keras(ctx):
+        return False
+    parent = ctx.scope.parent
+    if parent is None:
+        return False
+    handed, factories = _compiled_names(ctx)
+    if parent.is_module:
+        return fn.name in handed
+    outer = parent.node
+    return (parent.parent is not None and parent.parent.is_module and isinstance(outer, ast.FunctionDef)
+            and outer.name in factories and any(
+                isinstance(r.value, ast.Name) and r.value.id == fn.name for r in parent.nodes(ast.Return)))
+
+
+def _compiled_names(ctx: ScopeContext) -> tuple[frozenset[str], frozenset[str]]:
+    """(names handed to a compile's loss/metrics, names of factories called there), for the module."""
+    root = module_scope(ctx.scope)
+
+    def build() -> tuple[frozenset[str], frozenset[str]]:
+        handed: set[str] = set()
+        factories: set[str] = set()
+        for call in every_node(root, ast.Call):
+            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "compile") or any(
+                    k.arg == "run_eagerly" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+                    for k in call.keywords):
+                continue
+            for kw in call.keywords:
+                if kw.arg in ("loss", "metrics", "weighted_metrics"):
+                    for node in _listed(kw.value):
+                        if isinstance(node, ast.Name):
+                            handed.add(node.id)
+                        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                            factories.add(node.func.id)
+        return frozenset(handed), frozenset(factories)
+    return root.cached("tf304_compiled", build)
+
+
+def _listed(node: ast.expr) -> list[ast.expr]:
+    """``f``, ``[f, g]``, ``{"out": f}``: the values a compile keyword lists."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return list(node.elts)
+    if isinstance(node, ast.Dict):
+        return [v for v in node.values if v is not None]
+    return [node]
 
 
 def _imports_tf_keras(ctx: ScopeContext) -> bool:

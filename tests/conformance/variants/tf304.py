@@ -281,4 +281,84 @@ VARIANTS = [
         def main():
             return step(tf.ones([2]))
         """, tf="same", real=True, note="under tf.executing_eagerly() it never runs in a graph"),
+    V("python-if-in-a-loss-handed-to-compile", """
+        import tensorflow as tf
+
+        def clipped_loss(y_true, y_pred):
+            extra = tf.reduce_mean(tf.abs(y_true - y_pred))
+            if extra > 0:
+                return extra
+            return extra * 0.0
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss=clipped_loss)
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True, note="Keras 3 traces a compiled loss without AutoGraph"),
+    V("python-if-in-a-loss-made-by-a-factory-handed-to-compile", """
+        import tensorflow as tf
+
+        def joint_loss(weight):
+            def loss(y_true, y_pred):
+                base = tf.reduce_mean(tf.square(y_true - y_pred))
+                extra = tf.reduce_mean(tf.abs(y_true - y_pred))
+                if extra > 0:
+                    return base + weight * extra
+                return base
+            return loss
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss=joint_loss(0.3))
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True),
+    V("python-if-in-a-metric-handed-to-compile", """
+        import tensorflow as tf
+
+        def hit_rate(y_true, y_pred):
+            error = tf.reduce_mean(tf.abs(y_true - y_pred))
+            if error < 0.5:
+                return tf.ones([])
+            return tf.zeros([])
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse", metrics=[hit_rate])
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True),
+    V("python-if-on-a-python-weight-in-a-compiled-loss", """
+        import tensorflow as tf
+
+        def joint_loss(weight):
+            def loss(y_true, y_pred):
+                base = tf.reduce_mean(tf.square(y_true - y_pred))
+                if weight > 0:
+                    return base + weight * tf.reduce_mean(tf.abs(y_true - y_pred))
+                return base
+            return loss
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss=joint_loss(0.3))
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same", real=True, note="a Python number decided while tracing"),
+    V("python-if-in-a-loss-compiled-to-run-eagerly", """
+        import tensorflow as tf
+
+        def clipped_loss(y_true, y_pred):
+            extra = tf.reduce_mean(tf.abs(y_true - y_pred))
+            if extra > 0:
+                return extra
+            return extra * 0.0
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss=clipped_loss, run_eagerly=True)
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same", real=True, note="run_eagerly=True: Keras calls the loss eagerly"),
 ]
