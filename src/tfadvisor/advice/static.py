@@ -519,7 +519,7 @@ def _a_list_of_data(project: Project, rich: values.Rich) -> bool:
     episodes): data a loop feeds a step from. A list of Keras layers or of numbers is structure."""
     if not values.is_list(rich):
         return False
-    element = rich.split(":", 1)[1]
+    element = values.list_element(rich)
     return element in values.ARRAYS or (values.is_instance(element) and not project.is_keras_instance(element))
 
 

@@ -46,13 +46,12 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         kind = graph_context.handed_kind(name, method, receiver, dataset)
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
-        if method == "compile" and not any(k.arg == "run_eagerly" for k in call.keywords):
+        for value in compiled_values(call):
             # ``model.compile(loss=self._per_loss, metrics=[f1])``: Keras runs them in fit's tf.function
-            for kw in call.keywords:
-                if kw.arg in ("loss", "metrics", "weighted_metrics"):
-                    out.handed.extend((ref, "graph", call.lineno) for ref in _refs_in(ctx, kw.value))
-                    # ``loss=joint_loss(0.3)``: what the factory returns (the project pass finds it)
-                    out.handed.extend((f"{ref}()", "graph", call.lineno) for ref in _factories_in(ctx, kw.value))
+            out.handed.extend((ref, "graph", call.lineno) for ref in _refs_in(ctx, value))
+            factory = _project_call(ctx, value)
+            if factory:  # ``loss=joint_loss(0.3)``: what the factory returns (the project pass finds it)
+                out.handed.append((f"{factory}()", "graph", call.lineno))
         if method is not None and graph_context.is_distributed_call(method, receiver):
             out.distributed += 1
         if method in graph_context.EXPORTING_METHODS:
@@ -180,17 +179,33 @@ def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
     return []
 
 
-def _factories_in(ctx: ScopeContext, node: ast.AST) -> list[str]:
-    """The project functions called in a compile keyword (``loss=joint_loss(0.3)``, in a list or dict)."""
-    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else (
-        [v for v in node.values if v is not None] if isinstance(node, ast.Dict) else [node])
-    out = []
-    for item in items:
-        if isinstance(item, ast.Call) and isinstance(item.func, (ast.Name, ast.Attribute)):
-            name = ctx.resolve(item.func)
-            if name and not name.startswith(("tensorflow.", "keras.", "numpy.")):
-                out.append(name)
+def compiled_values(call: ast.Call) -> list[ast.expr]:
+    """What ``model.compile(...)`` hands Keras to trace in fit: the values its ``loss``, ``metrics``
+    and ``weighted_metrics`` list (``f``, ``[f, g]``, ``{"out": f}``, ``joint_loss(0.3)``); nothing
+    when it asks to run eagerly."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "compile") or any(
+            k.arg == "run_eagerly" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+            for k in call.keywords):
+        return []
+    out: list[ast.expr] = []
+    for kw in call.keywords:
+        if kw.arg in ("loss", "metrics", "weighted_metrics"):
+            value = kw.value
+            if isinstance(value, (ast.List, ast.Tuple)):
+                out.extend(value.elts)
+            elif isinstance(value, ast.Dict):
+                out.extend(v for v in value.values if v is not None)
+            else:
+                out.append(value)
     return out
+
+
+def _project_call(ctx: ScopeContext, node: ast.expr) -> str | None:
+    """The project function ``node`` calls (``joint_loss(0.3)``), if it is a call of one."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute))):
+        return None
+    name = ctx.resolve(node.func)
+    return name if name and not name.startswith(("tensorflow.", "keras.", "numpy.")) else None
 
 
 def function_wrappers(module: Scope, ctx: ScopeContext) -> list[str]:

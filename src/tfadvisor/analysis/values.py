@@ -392,7 +392,7 @@ class Evaluator:
             index = value[2]
             return inner[index] if -len(inner) <= index < len(inner) else "unknown"
         if is_list(inner):
-            return inner.split(":", 1)[1]
+            return list_element(inner)
         # ``train, test = tfds.load(..., split=["train", "test"])``: datasets, unpacked
         return inner if inner in ("tensor", "numpy", "numpy32", "dataset") else "unknown"
 
@@ -558,6 +558,11 @@ def join(kinds: list[Rich]) -> Rich:
 def is_list(rich: Rich) -> bool:
     """A list whose elements are all of one known kind (``list:numpy``, ``list:instance:m:Sampler``)."""
     return isinstance(rich, str) and rich.startswith("list:")
+
+
+def list_element(rich: str) -> Rich:
+    """The kind of a list's elements (``is_list(rich)``)."""
+    return rich[len("list:"):]
 
 
 def to_kind(rich: Rich) -> Kind:

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.references import compiled_values
 from tfadvisor.analysis.scopes import every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -224,31 +225,11 @@ def _compiled_names(ctx: ScopeContext) -> tuple[frozenset[str], frozenset[str]]:
     root = module_scope(ctx.scope)
 
     def build() -> tuple[frozenset[str], frozenset[str]]:
-        handed: set[str] = set()
-        factories: set[str] = set()
-        for call in every_node(root, ast.Call):
-            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "compile") or any(
-                    k.arg == "run_eagerly" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
-                    for k in call.keywords):
-                continue
-            for kw in call.keywords:
-                if kw.arg in ("loss", "metrics", "weighted_metrics"):
-                    for node in _listed(kw.value):
-                        if isinstance(node, ast.Name):
-                            handed.add(node.id)
-                        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                            factories.add(node.func.id)
-        return frozenset(handed), frozenset(factories)
+        values = [v for call in every_node(root, ast.Call) for v in compiled_values(call)]
+        handed = frozenset(v.id for v in values if isinstance(v, ast.Name))
+        factories = frozenset(v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name))
+        return handed, factories
     return root.cached("tf304_compiled", build)
-
-
-def _listed(node: ast.expr) -> list[ast.expr]:
-    """``f``, ``[f, g]``, ``{"out": f}``: the values a compile keyword lists."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return list(node.elts)
-    if isinstance(node, ast.Dict):
-        return [v for v in node.values if v is not None]
-    return [node]
 
 
 def _imports_tf_keras(ctx: ScopeContext) -> bool:
