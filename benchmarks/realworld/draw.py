@@ -322,11 +322,17 @@ def cmd_sample(args: argparse.Namespace) -> None:
             data = report(args.reports, repo)
             if any(not f"{repo}:{fn['id']}".startswith(skip) for fn in data["functions"]):
                 sized.append(repo)  # round A reads only repositories with functions not left out
-            asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
-                           if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
-            change += asked if len(asked) <= args.cap else rng.sample(asked, args.cap)
-            found = _claims(data, repo, skip)
-            claims += found if len(found) <= args.cap else rng.sample(found, args.cap)
+            for version, folder in enumerate([args.reports, *args.also_reports]):
+                # a later version of the tool: its own capped draw, judged with the first's (one
+                # judgment per function serves both; rng of version 0 as with one folder)
+                vrng = rng if version == 0 else random.Random(f"{args.seed}-cap{version}-{judge}-{repo}")
+                data = report(folder, repo)
+                asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
+                               if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
+                drawn = asked if len(asked) <= args.cap else vrng.sample(asked, args.cap)
+                change += [k for k in drawn if k not in change]
+                found = [c for c in _claims(data, repo, skip) if c["key"] not in {x["key"] for x in claims}]
+                claims += found if len(found) <= args.cap else vrng.sample(found, args.cap)
         recall_rng = random.Random(f"{args.seed}-recall-{judge}")
         recall = sorted(sized) if len(sized) <= args.recall_repos else sorted(recall_rng.sample(sorted(sized), args.recall_repos))
         per[judge] = (change, claims, recall)
@@ -403,6 +409,8 @@ def main() -> None:
     p = sub.add_parser("sample", help="each judge's functions, claims and round-A repositories")
     p.add_argument("--judges", required=True)
     p.add_argument("--reports", required=True)
+    p.add_argument("--also-reports", action="append", default=[], metavar="REPORTS",
+                   help="another version's reports: its change-asking verdicts and claims are drawn too")
     p.add_argument("--excluded", required=True)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--cap", type=int, default=6)
