@@ -56,6 +56,7 @@ class ImportMap:
         # ``from core.model import *`` where core/model.py did ``import tensorflow as tf``: the
         # conventional aliases then come through the star, which a per-file pass cannot follow
         self.star = False
+        self.star_modules: list[str] = []  # ``from .losses import *``: the modules it names, in order
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -72,6 +73,8 @@ class ImportMap:
         for alias in node.names:
             if alias.name == "*":
                 self.star = True
+                if base and not base.startswith(("tensorflow", "keras", "numpy")):
+                    self.star_modules.append(base)
                 continue
             full = f"{base}.{alias.name}" if base else alias.name
             if alias.name in _CONVENTIONAL and not base.startswith(_CONVENTIONAL_HOMES):

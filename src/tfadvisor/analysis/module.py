@@ -56,7 +56,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
                             lines=text.count("\n") + 1, other_framework=_other_framework(imports),
-                            numpy_only=_numpy_only(imports))
+                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules)
     layer_attrs = _layer_attributes(functions, imports)
     container_attrs = state.container_attributes(functions)
     module_containers = state.module_containers(module_scope)
@@ -1184,7 +1184,22 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     # the loop over batches: a loop of the body itself (not one under an ``if``, nor a few repeats
     # like ``for _ in range(k_disc):``) that the call is not in
     nested = [stmt for stmt in inner.body if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))]
-    return any(not _few(ctx, loop) and not any(m is call for m in ast.walk(loop)) for loop in nested)
+    return any(not _few(ctx, loop) and not _over_a_list(ctx, loop) and not any(m is call for m in ast.walk(loop))
+               for loop in nested)
+
+
+def _over_a_list(ctx: ScopeContext, loop: ast.AST) -> bool:
+    """``for j, model in enumerate(ac_models):`` in the loop over environment steps: a pass over a
+    Python list the program built (one action per agent), not the loop over batches that would
+    make a call after it run once per epoch."""
+    iterable = getattr(loop, "iter", None)
+    if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("enumerate", "zip") and iterable.args:
+        iterable = iterable.args[0]
+    if not isinstance(iterable, ast.Name):
+        return False
+    if ctx.function is not None:
+        return iterable.id in ctx.module_containers and iterable.id not in ctx.local_names
+    return iterable.id in ctx.scope.cached("module_containers", lambda: state.module_containers(ctx.scope))
 
 
 def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:

@@ -207,7 +207,10 @@ class Project:
                     if hit is not None:
                         return self._live(hit, line, where)
                     prefix = prefix.rpartition(".<locals>.")[0]
-            return self._live(local.get(callee), line, where)
+            found_here = self._live(local.get(callee), line, where)
+            if found_here is None and callee not in self._classes.get(module, {}):
+                return self._star_imported(module, callee, where)
+            return found_here
         # A dotted name: a function of another module (or a class's method called on the class).
         found = self._split_module(callee, near=where)
         if found is not None:
@@ -215,6 +218,16 @@ class Project:
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
+
+    def _star_imported(self, module: str, name: str, where: str | None) -> FunctionSummary | None:
+        """``color_loss(a, b)`` after ``from .losses import *``: the function of that name in the
+        first star-imported module of the project that defines it."""
+        summary = self._modules_by_name.get(module)
+        for star in summary.star_modules if summary is not None else ():
+            found = self._split_module(f"{star}.{name}", near=where)
+            if found is not None and found[1] in self._by_module.get(found[0], {}):
+                return self._by_module[found[0]][found[1]]
+        return None
 
     def _shadowed_by(self, module: str, class_qualname: str, name: str) -> set[str]:
         """The methods of the class that replace its method ``name`` on the instance with what it
@@ -326,7 +339,27 @@ class Project:
                 candidates = [c for c in candidates if self._module_folder.get(c) == folder]
             if candidates is not None and len(candidates) == 1:
                 return candidates[0], ".".join(parts[cut:])
+        return self._namespace_module(parts, near) if near is not None else None
+
+    def _namespace_module(self, parts: list[str], near: str) -> tuple[str, str] | None:
+        """``maddpg.buffer.Buffer`` imported by train.py when ``maddpg/`` has no ``__init__.py``: an
+        implicit namespace package, found as a file under the importer's folder or one above it (the
+        folders a program is run from), though the module is named ``buffer`` (check.py names
+        modules by their ``__init__.py`` packages)."""
+        folder = os.path.dirname(os.path.abspath(near))
+        for _ in range(3):
+            for cut in range(len(parts) - 1, 1, -1):
+                module = self._module_by_file.get(os.path.join(folder, *parts[:cut]) + ".py")
+                if module is not None:
+                    return module, ".".join(parts[cut:])
+            folder, tail = os.path.split(folder)
+            if not tail:
+                break
         return None
+
+    @cached_property
+    def _module_by_file(self) -> dict[str, str]:
+        return {os.path.abspath(path): module for module, path in self._module_file.items()}
 
     def _sibling_module(self, name: str, near: str) -> str | None:
         """The module ``name`` as a script beside ``near`` imports it (``from pinn import PINN`` in

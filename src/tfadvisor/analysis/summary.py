@@ -255,3 +255,6 @@ class ModuleSummary:
     # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
     # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)
     dynamic_classes: set[str] = field(default_factory=set)
+    # modules of the project this one star-imports (``from .losses import *``): a name bound nowhere
+    # here may be theirs
+    star_modules: list[str] = field(default_factory=list)
