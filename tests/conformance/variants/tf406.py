@@ -332,6 +332,37 @@ VARIANTS = [
         """, tf="same", real=True,
       note="pooling and dropout make no weights, so nothing is built inside the trace (heldout31: a Faster "
            "R-CNN's ROI pooling layer)"),
+    V("sublayer-a-keras-applications-model", """
+        import tensorflow as tf
+
+        class Features(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.resize = tf.keras.layers.Resizing(32, 32)
+                self.backbone = tf.keras.applications.MobileNetV2(
+                    include_top=False, weights=None, pooling="avg", alpha=0.35)
+
+            @tf.function
+            def call(self, x):
+                return self.backbone(self.resize(x), training=False)
+
+        features = Features()
+        head = tf.keras.layers.Dense(1)
+        opt = tf.keras.optimizers.SGD(0.01)
+
+        def main():
+            x, y = tf.ones([2, 24, 24, 3]), tf.zeros([2, 1])
+            for _ in range(2):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(head(features(x)) - y))
+                variables = features.trainable_variables + head.trainable_variables
+                grads = tape.gradient(loss, variables)
+                opt.apply_gradients(zip(grads, variables))
+            return all(g is not None for g in grads)
+        """, tf="unrolled", real=True,
+      note="a keras.applications model is a functional model, built when made: its weights exist before "
+           "the trace and get their gradients (heldout33: an FID feature extractor around InceptionV3); "
+           "'unrolled' only because MobileNetV2's graph holds many ops"),
     V("sublayer-a-sequential-with-an-input-made-by-a-helper", """
         import tensorflow as tf
 
