@@ -1,4 +1,5 @@
-"""Static advice on shapes heldout33's judged corpus showed (development after its figures were read).
+"""Static advice on shapes heldout33's judged corpus showed (development after its figures were read;
+the dispatcher is heldout31's).
 
 Each program is written afresh in the shape the judges saw. The first test of each pair fails at
 heldout33's freeze (3824ed3); the controls pass at both. TensorFlow 2.21 labels the Keras
@@ -436,3 +437,59 @@ def test_a_star_import_does_not_hide_a_local_definition(tmp_path: Path) -> None:
     found = verdicts(tmp_path, {"gan/__init__.py": "", "gan/losses.py": STAR_LOSSES,
                                 "gan/model.py": model, "train.py": STAR_TRAIN})
     assert found["GAN.train_step"] is Verdict.DECORATE
+
+
+DISPATCH = """\
+    import tensorflow as tf
+
+
+    class Translator(tf.keras.Model):
+        def __init__(self, use_tf_function=False):
+            super().__init__()
+            self.encoder = tf.keras.layers.Dense(8)
+            self.decoder = tf.keras.layers.Dense(4)
+            self.use_tf_function = use_tf_function
+
+        def _train_step(self, inputs):
+            source, target = inputs
+            print("Training in batch mode {:d} examples".format(source.shape[0]))
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(self.decoder(self.encoder(source)) - target))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            return {"batch_loss": loss}
+
+        @tf.function
+        def _tf_train_step(self, inputs):
+            return self._train_step(inputs)
+
+        def train_step(self, inputs):
+            if self.use_tf_function:
+                return self._tf_train_step(inputs)
+            else:
+                return self._train_step(inputs)
+
+
+    model = Translator()
+    model.compile(optimizer="adam")
+    data = tf.data.Dataset.from_tensor_slices((tf.ones([64, 3]), tf.ones([64, 4]))).batch(8)
+    for epoch in range(10):
+        for batch in data:
+            model.train_step(batch)
+"""
+
+
+def test_a_switch_between_two_steps_is_left_to_them(tmp_path: Path) -> None:
+    """``train_step`` only picks ``_tf_train_step`` or ``_train_step`` on a flag: the advice is
+    theirs. heldout31: a translator's dispatcher told fix-first for its eager branch's print,
+    judged leave-eager."""
+    found = verdicts(tmp_path, {"nmt.py": DISPATCH})
+    assert found["Translator.train_step"] is Verdict.LEAVE_EAGER
+
+
+def test_a_step_with_a_branch_of_its_own_is_still_judged(tmp_path: Path) -> None:
+    """Control: when one branch computes something itself, the function is not a switch."""
+    code = DISPATCH.replace("                return self._tf_train_step(inputs)",
+                            '                return {"batch_loss": tf.reduce_mean(self.encoder(inputs[0]))}')
+    found = verdicts(tmp_path, {"nmt.py": code})
+    assert found["Translator.train_step"] is not Verdict.LEAVE_EAGER

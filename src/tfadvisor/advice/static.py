@@ -217,6 +217,22 @@ def _already_graph(case: Case) -> Decision | None:
     return None
 
 
+def _dispatches(case: Case) -> Decision | None:
+    """``if self.use_tf_function: return self._tf_train_step(x)`` / ``else: return
+    self._train_step(x)``: a switch between two functions of the project, with no work of its own.
+    The advice is theirs (each is judged for itself; neither is covered by this one). heldout31: a
+    translator's Keras-style ``train_step``, told fix-first for what its eager branch does, judged
+    leave-eager, with the branch judged fix-first or decorate."""
+    fn = case.fn
+    if not fn.dispatches or fn.tensor_ops:
+        return None
+    targets = [case.project.resolve(fn, fn.module, name) for name in fn.dispatches]
+    if any(t is None or t.id == fn.id for t in targets):
+        return None
+    return Decision(Verdict.LEAVE_EAGER, assumptions=[
+        f"only picks {targets[0].name}() or {targets[1].name}() on a flag: the advice is theirs"])  # type: ignore[union-attr]
+
+
 def _numpy_only(case: Case) -> Decision | None:
     """A function of a NumPy-only module (analysis/module.py) that no graph code reaches (those were
     decided just before): there is no tensor in it to put in a graph."""
@@ -1076,7 +1092,7 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
         for c, site in callers)
 
 
-EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _numpy_only, _scores_for_a_step,
+EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _dispatches, _numpy_only, _scores_for_a_step,
                                  _predicts_per_step, _role,
                                  _drives_batches,
                                  _drives_through_a_callee, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,

@@ -511,6 +511,7 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     fn.python_iterated = _python_iterated(ctx, params)
     fn.batch_loops = _batch_loops(ctx)
     fn.trains_inline = _trains_inline(ctx)
+    fn.dispatches = _dispatch_calls(ctx)
     fn.trains_handed = fn.trains_inline and _trains_handed(ctx, set(params) | {"self"})
     fn.loops = len(ctx.scope.nodes(ast.For, ast.While, ast.AsyncFor))
     fn.long_loops = sum(1 for loop in ctx.scope.nodes(ast.For, ast.While) if _long_loop(ctx, loop))
@@ -775,6 +776,28 @@ def _unenumerated(ctx: ScopeContext, iterable: ast.AST) -> ast.AST:
     if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "enumerate" and iterable.args:
         return iterable.args[0]
     return iterable
+
+
+def _dispatch_calls(ctx: ScopeContext) -> list[str]:
+    """The calls a body that only dispatches picks from: one ``if``/``else`` (after a docstring),
+    each branch a lone ``return f(...)`` (or call), two different callees."""
+    body = [s for s in getattr(ctx.scope.node, "body", []) if not _docstring(s)]
+    if len(body) != 1 or not isinstance(body[0], ast.If) or not body[0].orelse:
+        return []
+    calls = []
+    for branch in (body[0].body, body[0].orelse):
+        if len(branch) != 1 or not isinstance(branch[0], (ast.Return, ast.Expr)):
+            return []
+        value = branch[0].value
+        name = ctx.call_name(value) if isinstance(value, ast.Call) else None
+        if not name:
+            return []
+        calls.append(name)
+    return calls if len(set(calls)) == 2 else []
+
+
+def _docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
 
 def _trains_inline(ctx: ScopeContext) -> bool:

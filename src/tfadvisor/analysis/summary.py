@@ -199,6 +199,9 @@ class FunctionSummary:
     stub: bool = False
     # Nested functions it returns (``return finalizer``): a factory, whose callers keep what it makes
     returned_locals: list[str] = field(default_factory=list)
+    # ``if self.use_tf_function: return self._tf_step(x) else: return self._step(x)``: the whole
+    # body picks one of these calls (as written) on a flag; the advice is theirs
+    dispatches: list[str] = field(default_factory=list)
     script_only: bool = False  # defined under ``if __name__ == "__main__":``: importers never see it
 
     def param(self, name: str) -> Param | None:
