@@ -75,11 +75,25 @@ def load(path):
     except OSError:
         return {}
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def batch_gather(params, indices):
+    try:  # a newer API, then the older one for the same gather: errors raise either way
+        return tf.gather(params, indices, batch_dims=1)
+    except Exception as first:
+        try:
+            return tf.compat.v1.batch_gather(params, indices)
+        except Exception as second:
+            raise ValueError(f"{first}; {second}")
+""",
     )
 
     def check(self, ctx: ScopeContext) -> Iterator[Hit]:
         for node in ctx.scope.nodes(ast.Try, getattr(ast, "TryStar", ast.Try)):
             if not node.handlers or not any(_catches_run_time(ctx, h) and not _translates(h)  # type: ignore[attr-defined]
+                                            and not _retries_then_raises(node, h)  # type: ignore[arg-type]
                                             for h in node.handlers):  # type: ignore[attr-defined]
                 continue  # only trace-time errors (TypeError, ValueError ...): that works as written
             body_calls = (n for stmt in node.body for n in ctx.walk(stmt) if isinstance(n, ast.Call))  # type: ignore[attr-defined]
@@ -97,6 +111,30 @@ def _translates(handler: ast.ExceptHandler) -> bool:
     """A handler that only re-raises, with a friendlier error: in a graph the original error
     surfaces instead, which changes a message, not what the code does."""
     return len(handler.body) == 1 and isinstance(handler.body[0], ast.Raise)
+
+
+def _retries_then_raises(node: ast.Try, handler: ast.ExceptHandler) -> bool:
+    """``try: return tf.gather(p, i, batch_dims=1)`` / ``except: try: return
+    tf.compat.v1.batch_gather(p, i)`` / ``except: raise ValueError(...)``: the same computation by
+    another API (the same arguments), raising if that fails too. A version fallback: in a graph the
+    first API's error surfaces instead, and data both accept give the same result (conformance
+    variants version-fallback-that-raises-if-both-fail and fallback-to-a-default-value)."""
+    if len(handler.body) != 1 or not isinstance(handler.body[0], ast.Try):
+        return False
+    inner = handler.body[0]
+    if not inner.handlers or not all(_translates(h) for h in inner.handlers) or len(inner.body) != 1:
+        return False
+    first, retry = _lone_call(node.body), _lone_call(inner.body)
+    return (first is not None and retry is not None and bool(first.args)
+            and [ast.dump(a) for a in first.args] == [ast.dump(a) for a in retry.args])
+
+
+def _lone_call(body: list[ast.stmt]) -> ast.Call | None:
+    """The call a one-statement body returns or assigns."""
+    if len(body) != 1 or not isinstance(body[0], (ast.Return, ast.Assign, ast.Expr)):
+        return None
+    value = body[0].value
+    return value if isinstance(value, ast.Call) else None
 
 
 _BROAD = frozenset({"Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})

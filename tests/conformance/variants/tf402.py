@@ -144,4 +144,47 @@ VARIANTS = [
         def main():
             return load(tf.constant("/nonexistent/tfadvisor/file"))
         """, tf="raises", real=True),
+    V("version-fallback-that-raises-if-both-fail", """
+        import tensorflow as tf
+
+        def batch_gather(params, indices):
+            try:
+                return tf.gather(params, indices, batch_dims=1)
+            except Exception as first:
+                try:
+                    return tf.compat.v1.batch_gather(params, indices)
+                except Exception as second:
+                    raise ValueError(f"{first}; {second}")
+
+        @tf.function
+        def pick(seq, ids):
+            return batch_gather(seq, ids)
+
+        def main():
+            return pick(tf.reshape(tf.range(12.0), [2, 3, 2]), tf.constant([[0], [2]]))
+        """, tf="same", real=True,
+      note="a fallback to another API for the same computation, raising if that fails too: in a graph "
+           "the first API's run-time error surfaces instead of the ValueError, and with data both accept "
+           "the result is the same (heldout33: a BERT utility's batch_gather, judged leave-eager)"),
+    V("fallback-to-a-default-value", """
+        import tensorflow as tf
+
+        def batch_gather(params, indices):
+            try:
+                return tf.gather(params, indices, batch_dims=1)
+            except Exception:
+                try:
+                    return tf.zeros_like(params[:, :1])
+                except Exception as second:
+                    raise ValueError(str(second))
+
+        @tf.function
+        def pick(seq, ids):
+            return batch_gather(seq, ids)
+
+        def main():
+            return pick(tf.reshape(tf.range(12.0), [2, 3, 2]), tf.constant([[0], [7]]))
+        """, tf="raises", real=True,
+      note="control: the inner fallback returns a default, not the same computation; an index out of "
+           "range raises at run time in the graph, eagerly the default comes back"),
 ]
