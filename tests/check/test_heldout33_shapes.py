@@ -559,3 +559,81 @@ def test_a_builder_called_once_before_training_stays_a_builder(tmp_path: Path) -
                   .replace("    train(10)", "    sample = degrade(np.zeros((1, 32, 32, 3), np.float32), np.ones((5, 5), np.float32))\n    train(10)")
     found = verdicts(tmp_path, {"sr.py": code})
     assert found["degrade"] is Verdict.LEAVE_EAGER
+
+
+TASK_MODEL = """\
+    import tensorflow as tf
+
+
+    class TaskModel(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+            self.opt = tf.keras.optimizers.Adam()
+
+        def call(self, x):
+            return self.dense(x)
+
+        def run_one_epoch(self, dataset, training=True):
+            total = 0.0
+            for x, y in dataset:
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self(x) - y))
+                if training:
+                    grads = tape.gradient(loss, self.trainable_variables)
+                    self.opt.apply_gradients(zip(grads, self.trainable_variables))
+                total += float(loss.numpy())
+            return total
+"""
+
+TRAINING_UTILS = """\
+    from models import TaskModel
+
+
+    def train(model: TaskModel, train_data, valid_data, max_epochs: int):
+        best = None
+        for epoch in range(1, max_epochs + 1):
+            model.run_one_epoch(train_data, training=True)
+            loss = model.run_one_epoch(valid_data, training=False)
+            best = loss if best is None else min(best, loss)
+        return best
+"""
+
+RUN = """\
+    import tensorflow as tf
+
+    from models import TaskModel
+    from training_utils import train
+
+    REGISTRY = {"task": TaskModel}
+
+
+    def main(name="task"):
+        model = REGISTRY[name]()
+        data = tf.data.Dataset.from_tensor_slices((tf.ones([64, 3]), tf.ones([64, 1]))).batch(8)
+        train(model, data, data, 100)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_an_annotated_model_parameter_links_its_methods_through_the_package(tmp_path: Path) -> None:
+    """``def train(model: TaskModel, ...)`` calls ``model.run_one_epoch(...)`` once per epoch;
+    ``TaskModel`` comes from the package ``models`` whose ``__init__`` hands it on. The epoch
+    function trains inline and is called in a loop: fix-first (move the step out, decorate it).
+    heldout31: a GNN library's run_one_epoch (two forks), judged fix-first, told "drives training"
+    as if run once."""
+    found = verdicts(tmp_path, {"models/__init__.py": "from .task import TaskModel\n", "models/task.py": TASK_MODEL,
+                                "training_utils.py": TRAINING_UTILS, "run.py": RUN})
+    assert found["TaskModel.run_one_epoch"] is Verdict.FIX_FIRST
+
+
+def test_an_unannotated_model_parameter_is_not_guessed(tmp_path: Path) -> None:
+    """Control: without the annotation nothing says what ``model`` is: the epoch function is a
+    driver seen from no call site (left eager)."""
+    utils = TRAINING_UTILS.replace("model: TaskModel", "model")
+    found = verdicts(tmp_path, {"models/__init__.py": "from .task import TaskModel\n", "models/task.py": TASK_MODEL,
+                                "training_utils.py": utils, "run.py": RUN})
+    assert found["TaskModel.run_one_epoch"] is Verdict.LEAVE_EAGER

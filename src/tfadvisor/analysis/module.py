@@ -56,7 +56,9 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
                             lines=text.count("\n") + 1, other_framework=_other_framework(imports),
-                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules)
+                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules,
+                            reexports={name: full for name, full in imports.names.items()
+                                       if is_package and "." in full and not full.startswith(LIBRARY_ROOTS)})
     layer_attrs = _layer_attributes(functions, imports)
     container_attrs = state.container_attributes(functions)
     module_containers = state.module_containers(module_scope)
@@ -423,6 +425,8 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
         ann_kind = tfapi.annotation_kind(ann)
         if ann_kind:
             param.kind, param.evidence = ann_kind, f"annotated {ann}"  # type: ignore[assignment]
+        elif ann and _a_class_name(ann):
+            param.annotation = ann  # a class of the project, perhaps: its methods called on the parameter
         elif arg.arg in defaults:
             default = defaults[arg.arg]
             if isinstance(default, ast.Constant) and isinstance(default.value, (bool, int, float, str)):
@@ -432,6 +436,13 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is
         if rest is not None:
             out.append(Param(name=rest.arg, variadic=True, kind="object", evidence="variadic"))
     return out
+
+
+def _a_class_name(annotation: str) -> bool:
+    """``GraphTaskModel`` or ``models.Trainer``: a plain dotted name ending in a capitalised word,
+    not a library's type (typing, TensorFlow, Keras, NumPy)."""
+    return (annotation.replace(".", "").replace("_", "").isalnum() and annotation.rsplit(".", 1)[-1][:1].isupper()
+            and annotation.split(".", 1)[0] not in LIBRARY_ROOTS + ("typing",))
 
 
 def _decorator_disabled(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> tuple[bool, str]:
@@ -1292,6 +1303,9 @@ def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, st
     value = func.value
     if isinstance(value, ast.Name) and value.id in ctx.instances:
         return ctx.instances[value.id], False, value.id
+    param = ctx.params.get(value.id) if isinstance(value, ast.Name) else None
+    if param is not None and param.annotation and value.id not in ctx.bindings:  # ``model: GraphTaskModel``
+        return param.annotation, False, value.id
     if isinstance(value, ast.Call):
         made = ctx.call_name(value)
         if made and made.rsplit(".", 1)[-1][:1].isupper() and not made.startswith(("tensorflow.", "keras.")):

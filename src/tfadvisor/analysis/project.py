@@ -215,9 +215,29 @@ class Project:
         found = self._split_module(callee, near=where)
         if found is not None:
             return self._by_module.get(found[0], {}).get(found[1])
+        handed_on = self._through_reexport(callee)
+        for _ in range(4):  # a chain of packages handing a name on (never a cycle)
+            if handed_on is None:
+                break
+            found = self._split_module(handed_on, near=where)
+            if found is not None:
+                return self._by_module.get(found[0], {}).get(found[1])
+            handed_on = self._through_reexport(handed_on)
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
+
+    def _through_reexport(self, dotted: str) -> str | None:
+        """``tf2_gnn.models.GraphTaskModel.run_one_epoch`` where ``tf2_gnn/models/__init__.py`` does
+        ``from .graph_task_model import GraphTaskModel``: the name that import hands on, with the
+        rest (``tf2_gnn.models.graph_task_model.GraphTaskModel.run_one_epoch``)."""
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            package = self._modules_by_name.get(".".join(parts[:cut]))
+            target = package.reexports.get(parts[cut]) if package is not None else None
+            if target is not None and target != ".".join(parts[:cut + 1]):
+                return ".".join([target, *parts[cut + 1:]])
+        return None
 
     def _star_imported(self, module: str, name: str, where: str | None) -> FunctionSummary | None:
         """``color_loss(a, b)`` after ``from .losses import *``: the function of that name in the

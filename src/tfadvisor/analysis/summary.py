@@ -63,6 +63,7 @@ class Param:
     kind: Kind = "unknown"  # from local evidence: annotation, default, use in TF ops
     evidence: str = ""
     variadic: bool = False
+    annotation: str = ""  # ``model: GraphTaskModel``: the class it is annotated with (dotted), if one
 
 
 @pickled_by_position
@@ -261,3 +262,6 @@ class ModuleSummary:
     # modules of the project this one star-imports (``from .losses import *``): a name bound nowhere
     # here may be theirs
     star_modules: list[str] = field(default_factory=list)
+    # a package's ``__init__`` handing on names of its modules (``from .graph_task_model import
+    # GraphTaskModel``): local name -> the dotted name it imports
+    reexports: dict[str, str] = field(default_factory=dict)
