@@ -1303,9 +1303,10 @@ def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, st
     value = func.value
     if isinstance(value, ast.Name) and value.id in ctx.instances:
         return ctx.instances[value.id], False, value.id
-    param = ctx.params.get(value.id) if isinstance(value, ast.Name) else None
-    if param is not None and param.annotation and value.id not in ctx.bindings:  # ``model: GraphTaskModel``
-        return param.annotation, False, value.id
+    if isinstance(value, ast.Name):
+        param = ctx.params.get(value.id)
+        if param is not None and param.annotation and value.id not in ctx.bindings:  # ``model: GraphTaskModel``
+            return param.annotation, False, value.id
     if isinstance(value, ast.Call):
         made = ctx.call_name(value)
         if made and made.rsplit(".", 1)[-1][:1].isupper() and not made.startswith(("tensorflow.", "keras.")):
