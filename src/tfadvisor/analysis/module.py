@@ -753,8 +753,11 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
     out: list[tuple[tuple, bool, tuple[str, ...]]] = []
     for loop in ctx.scope.nodes(ast.For):
         iterable = _unenumerated(ctx, loop.iter)
-        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range", "zip"):
-            continue  # counters; zip(grads, variables) and the like are structure, not data
+        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("range", "tensorflow.range"):
+            continue  # counters
+        if isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "zip" and (
+                not iterable.args or any(_structure(a) for a in iterable.args)):
+            continue  # zip(grads, model.trainable_variables) and the like are structure, not data
         if ctx.is_dataset(iterable) or ctx.is_tensor(iterable) == (True, ()) or _constant_collection(ctx, iterable):
             continue
         body = _body_calls(ctx, loop)
@@ -766,6 +769,19 @@ def _batch_loops(ctx: ScopeContext) -> list[tuple[tuple, bool, tuple[str, ...]]]
         if len(out) >= 4:
             break
     return out
+
+
+def _structure(node: ast.AST) -> bool:
+    """A model's variables or layers, gradients, or a literal: what ``zip`` pairs up when it is
+    not zipping data (``zip(grads, model.trainable_variables)``, ``zip(self.blocks, [64, 128])``)."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Constant)):
+        return True
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("trainable_variables", "trainable_weights", "variables", "weights", "layers") or (
+            isinstance(node.value, ast.Name) and node.value.id == "self")
+    if isinstance(node, ast.Name):
+        return "grad" in node.id.lower() or node.id.lower().endswith(("vars", "variables", "weights", "layers"))
+    return isinstance(node, ast.Call)  # zip(range(n), ...), zip(*pairs) built on the spot: not read as data
 
 
 def _constant_collection(ctx: ScopeContext, node: ast.AST) -> bool:
