@@ -718,3 +718,14 @@ def test_zipping_gradients_with_variables_is_still_structure(tmp_path: Path) -> 
     '''
     found = verdicts(tmp_path, {"sgd.py": code})
     assert found["step"] is Verdict.DECORATE
+
+
+def test_a_module_list_of_batches_is_still_the_loop_over_batches(tmp_path: Path) -> None:
+    """Control for the loop over agents: a module's list of batches is the loop over batches, and
+    an evaluation after it still runs once per epoch (left eager)."""
+    code = TRAIN_THEN_EVALUATE.replace(
+        "data = tf.data.Dataset.from_tensor_slices((tf.ones([64, 3]), tf.ones([64, 1]))).batch(8)",
+        "batches = [(tf.ones([8, 3]), tf.ones([8, 1])) for _ in range(8)]").replace(
+        "for x, y in data:", "for x, y in batches:")
+    found = verdicts(tmp_path, {"train.py": code})
+    assert found["evaluate"] is Verdict.LEAVE_EAGER

@@ -1238,15 +1238,21 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
                for loop in nested)
 
 
+_PER_AGENT_WORDS = ("model", "agent", "actor", "critic", "policy", "net", "learner", "env")
+
+
 def _over_a_list(ctx: ScopeContext, loop: ast.AST) -> bool:
     """``for j, model in enumerate(ac_models):`` in the loop over environment steps: a pass over a
-    Python list the program built (one action per agent), not the loop over batches that would
-    make a call after it run once per epoch."""
+    Python list the program built of models or agents (one action per agent, as its names say),
+    not the loop over batches that would make a call after it run once per epoch."""
     iterable = getattr(loop, "iter", None)
     if isinstance(iterable, ast.Call) and ctx.call_name(iterable) in ("enumerate", "zip") and iterable.args:
         iterable = iterable.args[0]
     if not isinstance(iterable, ast.Name):
         return False
+    names = [iterable.id, *(n.id for n in ast.walk(getattr(loop, "target", iterable)) if isinstance(n, ast.Name))]
+    if not any(word in name.lower() for name in names for word in _PER_AGENT_WORDS):
+        return False  # a module's list of batches is still the loop over batches
     if ctx.function is not None:
         return iterable.id in ctx.module_containers and iterable.id not in ctx.local_names
     return iterable.id in ctx.scope.cached("module_containers", lambda: state.module_containers(ctx.scope))
