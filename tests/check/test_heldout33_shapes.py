@@ -729,3 +729,51 @@ def test_a_module_list_of_batches_is_still_the_loop_over_batches(tmp_path: Path)
         "for x, y in data:", "for x, y in batches:")
     found = verdicts(tmp_path, {"train.py": code})
     assert found["evaluate"] is Verdict.LEAVE_EAGER
+
+
+GAN_STEPS = """\
+    import tensorflow as tf
+
+    generator = tf.keras.Sequential([tf.keras.layers.Dense(4)])
+    discriminator = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    g_opt, d_opt = tf.keras.optimizers.Adam(1e-4), tf.keras.optimizers.Adam(1e-4)
+
+
+    def train_d(real, noise):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(discriminator(generator(noise))) - tf.reduce_mean(discriminator(real))
+        grads = tape.gradient(loss, discriminator.trainable_variables)
+        d_opt.apply_gradients(zip(grads, discriminator.trainable_variables))
+        return loss
+
+
+    def train_g(noise):
+        with tf.GradientTape() as tape:
+            loss = -tf.reduce_mean(discriminator(generator(noise)))
+        grads = tape.gradient(loss, generator.trainable_variables)
+        g_opt.apply_gradients(zip(grads, generator.trainable_variables))
+        return loss
+
+
+    def train_step(real):
+        noise = tf.random.normal([8, 2])
+        d_loss = train_d(real, noise)
+        g_loss = train_g(noise)
+        return d_loss.numpy(), g_loss.numpy()
+
+
+    data = tf.data.Dataset.from_tensor_slices(tf.ones([64, 4])).batch(8)
+    for epoch in range(10):
+        for real in data:
+            print(train_step(real))
+"""
+
+
+def test_a_step_that_runs_two_steps_and_reads_its_losses_back_leaves_them_decorated(tmp_path: Path) -> None:
+    """Control for the update that runs steps: with only ``.numpy()`` reads of the losses (no
+    Keras eager-only API), the reporting step stays as it was (eager, it reads values) and the two
+    training steps it runs are decorated."""
+    found = verdicts(tmp_path, {"gan.py": GAN_STEPS})
+    assert found["train_step"] is Verdict.LEAVE_EAGER
+    assert found["train_d"] is Verdict.DECORATE
+    assert found["train_g"] is Verdict.DECORATE

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis import graph_context, tfapi, values
 from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import EXPORTED, EXPORTED_GRAPH, HANDED_TO_A_TRACER, Linked, ParamFacts, Project
-from tfadvisor.analysis.summary import CallSite, FunctionSummary
+from tfadvisor.analysis.summary import CallSite, FunctionSummary, Hit
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
 from tfadvisor.rules.tf102_function_created_repeatedly import made_per_call
@@ -789,11 +789,11 @@ def _trains_batches_inline(fn: FunctionSummary) -> bool:
 
 def _orchestrates_steps(case: Case) -> Decision | None:
     """No gradients of its own, but it calls training steps of the project (each with its tape and
-    its update) and, itself or through a helper that is not a step, something that only runs
-    eagerly (``model.predict``, ``get_weights`` for a target update, ``.numpy()``): the steps are
-    the units to decorate as they are; making this one a graph would first need those calls
-    rewritten (heldout33: a DDPG agent's ``update_networks``, judged leave-eager; its actor's step,
-    judged decorate)."""
+    its update) and, itself or through a helper that is not a step, Keras's eager-only API
+    (``model.predict``, ``get_weights`` for a target update): the steps are the units to decorate
+    as they are; making this one a graph would first need those calls rewritten (heldout33: a DDPG
+    agent's ``update_networks``, judged leave-eager; its actor's step, judged decorate). A loss read
+    back with ``.numpy()`` to log is not that: the read moves out (fix-first, ``_reads_back``)."""
     fn = case.fn
     if fn.training_ops or fn.optimizer_steps or not serious(case.hazards):
         return None
@@ -803,13 +803,18 @@ def _orchestrates_steps(case: Case) -> Decision | None:
         return None
     step_ids = {callee.id for callee in steps}
     others = [fn, *(callee for _, callee in case.linked.callees if callee.id not in step_ids)]
-    if not any(f.predicts or f.eager_reads or any(h.rule == "TF206" and not h.speculative for h in f.hits)
-               for f in others):
-        return None  # what breaks in a graph is in the steps themselves: they get fix-first
+    if not any(f.predicts or any(_keras_eager_api(h) for h in f.hits) for f in others):
+        return None  # what breaks is in the steps, or a value read back to log: fix-first says that
     names = ", ".join(dict.fromkeys(f"{s.qualname}()" for s in steps))
     return Decision(Verdict.LEAVE_EAGER, assumptions=[
-        f"runs the training steps {names} and, itself or through a helper, calls that only run eagerly "
-        f"(Keras predict, get_weights, .numpy()): decorate those steps as they are, not this"])
+        f"runs the training steps {names} and, itself or through a helper, Keras calls that only run "
+        f"eagerly (predict, get_weights): decorate those steps as they are, not this"])
+
+
+def _keras_eager_api(hit: Hit) -> bool:
+    """A TF206 hit on Keras's eager-only API (``predict``, ``get_weights``), which a step rewritten
+    for a graph cannot keep; not a ``.numpy()`` read of a loss, which moves to the caller."""
+    return hit.rule == "TF206" and hit.message.startswith(("Model.predict", ".get_weights()"))
 
 
 def _reads_back(case: Case) -> Decision | None:
