@@ -226,11 +226,11 @@ def _dispatches(case: Case) -> Decision | None:
     fn = case.fn
     if not fn.dispatches or fn.tensor_ops:
         return None
-    targets = [case.project.resolve(fn, fn.module, name) for name in fn.dispatches]
-    if any(t is None or t.id == fn.id for t in targets):
+    first, second = (case.project.resolve(fn, fn.module, name) for name in fn.dispatches)
+    if first is None or second is None or fn.id in (first.id, second.id):
         return None
     return Decision(Verdict.LEAVE_EAGER, assumptions=[
-        f"only picks {targets[0].name}() or {targets[1].name}() on a flag: the advice is theirs"])  # type: ignore[union-attr]
+        f"only picks {first.name}() or {second.name}() on a flag: the advice is theirs"])
 
 
 def _numpy_only(case: Case) -> Decision | None:
@@ -274,7 +274,7 @@ def _predicts_per_step(case: Case) -> Decision | None:
     fn = case.fn
     if not fn.predicts or fn.steps_env or fn.keras_calls or not case.linked.repeated:
         return None  # a function that steps the environment itself drives the loop: its callee is the step
-    if fn.training_ops and fn.optimizer_steps:
+    if _a_step_itself(fn):
         return None  # a training step that predicts its targets (DQN): the predict is the part to move
         # out, the step worth a graph (heldout33: judged fix-first only); the later steps say so
     if not _under_an_environment_loop(case):
@@ -365,7 +365,7 @@ def _role(case: Case) -> Decision | None:
     if fn.name.startswith("__") and fn.name.endswith("__") and fn.name != "__call__":  # not ``__train_step``
         return Decision(Verdict.LEAVE_EAGER, assumptions=[f"{fn.name} is not a computation entry point"])
     if fn.numpy_calls and fn.numpy_calls >= fn.tensor_ops and not (
-            fn.training_ops and fn.optimizer_steps and fn.model_calls and case.linked.repeated):
+            _a_step_itself(fn) and fn.model_calls and case.linked.repeated):
         # (a training step called again and again that calls its model and builds its batch in
         # NumPy first, a DQN's replay sample: that part moves out, the step is worth a graph; the
         # later steps say fix-first (heldout33: judged so). One whose forward passes are all
@@ -392,10 +392,15 @@ def _fed_per_batch_beside_a_step(case: Case) -> str | None:
     return None
 
 
+def _a_step_itself(fn: FunctionSummary) -> bool:
+    """Computes gradients and applies them in its own body: a training step."""
+    return bool(fn.training_ops and fn.optimizer_steps)
+
+
 def _a_training_step(project: Project, fn: FunctionSummary, depth: int = 2) -> bool:
     """Computes and applies gradients, itself or through what it calls (a decorated ``train_step``
     that hands the model to ``inner_step``)."""
-    if fn.training_ops and fn.optimizer_steps:
+    if _a_step_itself(fn):
         return True
     linked = project.functions.get(fn.id)
     return depth > 0 and linked is not None and any(
@@ -747,7 +752,7 @@ def _trains(case: Case) -> bool:
 
 def _calls_a_training_step(case: Case) -> bool:
     """It calls a function of the project that computes and applies gradients."""
-    return any(callee.training_ops and callee.optimizer_steps for _, callee in case.linked.callees)
+    return any(_a_step_itself(callee) for _, callee in case.linked.callees)
 
 
 def _loops_over_a_dataset(case: Case) -> bool:
@@ -797,8 +802,7 @@ def _orchestrates_steps(case: Case) -> Decision | None:
     fn = case.fn
     if fn.training_ops or fn.optimizer_steps or not serious(case.hazards):
         return None
-    steps = [callee for _, callee in case.linked.callees
-             if callee.id != fn.id and callee.training_ops and callee.optimizer_steps]
+    steps = [callee for _, callee in case.linked.callees if callee.id != fn.id and _a_step_itself(callee)]
     if not steps:
         return None
     step_ids = {callee.id for callee in steps}

@@ -806,9 +806,9 @@ def _unenumerated(ctx: ScopeContext, iterable: ast.AST) -> ast.AST:
 
 
 def _dispatch_calls(ctx: ScopeContext) -> list[str]:
-    """The calls a body that only dispatches picks from: one ``if``/``else`` (after a docstring),
-    each branch a lone ``return f(...)`` (or call), two different callees."""
-    body = [s for s in getattr(ctx.scope.node, "body", []) if not _docstring(s)]
+    """The calls a body that only dispatches picks from: one ``if``/``else`` (besides a docstring or
+    ``pass``), each branch a lone ``return f(...)`` (or call), two different callees."""
+    body = [s for s in getattr(ctx.scope.node, "body", []) if not _stub_statement(s)]
     if len(body) != 1 or not isinstance(body[0], ast.If) or not body[0].orelse:
         return []
     calls = []
@@ -821,10 +821,6 @@ def _dispatch_calls(ctx: ScopeContext) -> list[str]:
             return []
         calls.append(name)
     return calls if len(set(calls)) == 2 else []
-
-
-def _docstring(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
 
 
 def _trains_inline(ctx: ScopeContext) -> bool:

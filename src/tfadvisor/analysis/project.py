@@ -215,14 +215,15 @@ class Project:
         found = self._split_module(callee, near=where)
         if found is not None:
             return self._by_module.get(found[0], {}).get(found[1])
-        handed_on = self._through_reexport(callee)
+        handed_on = callee
         for _ in range(4):  # a chain of packages handing a name on (never a cycle)
-            if handed_on is None:
+            next_name = self._through_reexport(handed_on)
+            if next_name is None:
                 break
+            handed_on = next_name
             found = self._split_module(handed_on, near=where)
             if found is not None:
                 return self._by_module.get(found[0], {}).get(found[1])
-            handed_on = self._through_reexport(handed_on)
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return local.get(callee)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
