@@ -485,6 +485,11 @@ class Project:
     def module_global(self, dotted: str) -> tuple[str, tuple] | None:
         """(module, value term) of a module-level name of the project (``data.pipeline.train_ds``)."""
         found = self._split_module(dotted)
+        if found is None:
+            # a module of constants only (``config.py``: ``TAU = 0.005``), which defines no function
+            # or class for ``_split_module`` to know it by
+            module, _, name = dotted.rpartition(".")
+            found = (module, name) if module in self._modules_by_name else None
         if found is None or "." in found[1]:
             return None
         mod = self._modules_by_name.get(found[0])
