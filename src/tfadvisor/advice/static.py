@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis import graph_context, tfapi, values
 from tfadvisor.analysis.module import looks_like_model
 from tfadvisor.analysis.project import EXPORTED, EXPORTED_GRAPH, HANDED_TO_A_TRACER, Linked, ParamFacts, Project
-from tfadvisor.analysis.summary import CallSite, FunctionSummary, Hit
+from tfadvisor.analysis.summary import CallSite, FunctionSummary
 from tfadvisor.config import MIN_TENSOR_OPS
 from tfadvisor.model import Confidence, Facts, Severity, Verdict, function_id
 from tfadvisor.rules.tf102_function_created_repeatedly import made_per_call
+from tfadvisor.rules.tf206_eager_only_call import keras_eager_api
 from tfadvisor.rules.tf406_decorated_keras_call import WEIGHTS_MAY_EXIST
 from tfadvisor.wording import names, verb
 
@@ -807,18 +808,12 @@ def _orchestrates_steps(case: Case) -> Decision | None:
         return None
     step_ids = {callee.id for callee in steps}
     others = [fn, *(callee for _, callee in case.linked.callees if callee.id not in step_ids)]
-    if not any(f.predicts or any(_keras_eager_api(h) for h in f.hits) for f in others):
+    if not any(f.predicts or any(keras_eager_api(h) for h in f.hits) for f in others):
         return None  # what breaks is in the steps, or a value read back to log: fix-first says that
     names = ", ".join(dict.fromkeys(f"{s.qualname}()" for s in steps))
     return Decision(Verdict.LEAVE_EAGER, assumptions=[
         f"runs the training steps {names} and, itself or through a helper, Keras calls that only run "
         f"eagerly (predict, get_weights): decorate those steps as they are, not this"])
-
-
-def _keras_eager_api(hit: Hit) -> bool:
-    """A TF206 hit on Keras's eager-only API (``predict``, ``get_weights``), which a step rewritten
-    for a graph cannot keep; not a ``.numpy()`` read of a loss, which moves to the caller."""
-    return hit.rule == "TF206" and hit.message.startswith(("Model.predict", ".get_weights()"))
 
 
 def _reads_back(case: Case) -> Decision | None:

@@ -74,7 +74,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     ifs = [scope.nodes(ast.If) for scope in (module_scope, *functions)]  # as indexed: no second walk
     dead = _branch_lines(ifs, _never_run) | _unreachable_lines(functions)
     module_scope.memo[DEAD_LINES] = dead  # rules that look for a caller skip calls there
-    module_ctx = ScopeContext(module_scope, imports, [])
+    module_ctx = ScopeContext(module_scope, imports, [], module_containers=module_containers)
     summary.module_calls = _call_sites(module_ctx, set())
     module_scope.memo[REBOUND_NAMES] = _rebound_to_values(tree, summary.module_calls)
     # the function around an ``env.step`` drives the loop; a script's top level can be that loop
@@ -1249,9 +1249,8 @@ def _over_a_list(ctx: ScopeContext, loop: ast.AST) -> bool:
     names = [iterable.id, *(n.id for n in ast.walk(getattr(loop, "target", iterable)) if isinstance(n, ast.Name))]
     if not any(word in name.lower() for name in names for word in _PER_AGENT_WORDS):
         return False  # a module's list of batches is still the loop over batches
-    if ctx.function is not None:
-        return iterable.id in ctx.module_containers and iterable.id not in ctx.local_names
-    return iterable.id in ctx.scope.cached("module_containers", lambda: state.module_containers(ctx.scope))
+    # (in a function, a local of the same name is not the module's list)
+    return iterable.id in ctx.module_containers and (ctx.function is None or iterable.id not in ctx.local_names)
 
 
 def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:

@@ -173,13 +173,13 @@ def total(values):
                 known = (isinstance(func.value, ast.Attribute) and func.value.attr in ctx.layer_attrs) or (
                     isinstance(func.value, ast.Name) and func.value.id in ctx.module_models) or any(
                     k.arg in _KERAS_LOOP_OPTIONS for k in call.keywords)
-                yield self.hit(call, f"Model.{func.attr}() runs Keras's own loop and reads NumPy values: graph code "
+                yield self.hit(call, f"{_KERAS_LOOP_HIT}{func.attr}() runs Keras's own loop and reads NumPy values: graph code "
                                      f"fails there (TensorFlow 2.21: AttributeError, no numpy); call the model, "
                                      f"model(x, training=False)", speculative=not known)
                 continue
             if (isinstance(func, ast.Attribute) and func.attr in tfapi.EAGER_ONLY_MODEL_METHODS and not call.args
                     and not ctx.is_tensor(func.value)[0]):
-                yield self.hit(call, f".{func.attr}() copies the variables into NumPy arrays: graph code has symbolic "
+                yield self.hit(call, f".{func.attr}(){_WEIGHTS_HIT} graph code has symbolic "
                                      f"ones, and it fails there; use the variables (.weights) and assign")
                 continue
             name = ctx.call_name(call)
@@ -235,6 +235,16 @@ def _bound_in(ctx: ScopeContext, scope: Scope) -> tuple[frozenset[str], frozense
 _NUMERIC_CONVERSIONS = frozenset("diouxXeEfFgGc")
 # Keras's loops over data: inside a tf.function they raise (tests/conformance/variants/tf206.py)
 _KERAS_LOOPS = frozenset({"predict", "predict_on_batch"})
+# How the hits on Keras's eager-only API begin (``Model.predict()``) and go on (``.get_weights()``):
+# ``keras_eager_api`` tells them from a ``.numpy()`` read, which moves to the caller instead
+_KERAS_LOOP_HIT = "Model."
+_WEIGHTS_HIT = " copies the variables into NumPy arrays:"
+
+
+def keras_eager_api(hit: Hit) -> bool:
+    """A TF206 hit on Keras's eager-only API (``predict``, ``get_weights``): a step rewritten for a
+    graph cannot keep the call (advice/static.py leaves an update that makes it to its steps)."""
+    return hit.rule == "TF206" and (hit.message.startswith(_KERAS_LOOP_HIT) or _WEIGHTS_HIT in hit.message)
 _KERAS_LOOP_OPTIONS = frozenset({"verbose", "batch_size", "steps", "callbacks", "workers", "use_multiprocessing"})
 # Types a tensor is not: under ``if isinstance(x, np.ndarray):`` a traced tensor never gets in
 _NOT_TENSORS = frozenset({"numpy.ndarray", "list", "tuple", "int", "float", "str", "dict", "numpy.generic"})
