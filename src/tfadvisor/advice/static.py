@@ -376,6 +376,19 @@ def _role(case: Case) -> Decision | None:
     return None
 
 
+def _draws_figures(case: Case) -> Decision | None:
+    """Computes something (gradients for an attribution map, a forward pass) and draws it with
+    matplotlib, without updating anything: a report, run when someone looks. Under tf.function its
+    figures would be drawn once, while tracing; the part worth a graph is the computation, and
+    only if it runs often (heldout34: integrated gradients plotted for ten test images, told
+    fix-first, judged leave-eager). A training step that plots is still a step (``_reads_back``)."""
+    fn = case.fn
+    if not fn.plots or fn.optimizer_steps or _calls_a_training_step(case):
+        return None
+    return Decision(Verdict.LEAVE_EAGER, assumptions=[
+        "draws figures (matplotlib) of what it computes and updates nothing: a report, not a step"])
+
+
 def _fed_per_batch_beside_a_step(case: Case) -> str | None:
     """The function whose loop calls this one on each batch (an argument that changes per
     iteration, not a rare call) and also runs a training step (inline, or a step of the project):
@@ -442,8 +455,10 @@ def _entry_point(case: Case) -> Decision | None:
             "it is called: " + MEASURE])
     if not linked.repeated:
         rare = any(s.in_loop and s.rare for _, s in eager_sites)
+        few = [s.written for _, s in eager_sites if s.in_loop and s.written is not None]
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
             ("called now and then (per epoch, or under `if step % n == 0`), not per batch" if rare else
+             f"called {max(few)} times (as its loop says)" if few else
              "called once (no call site in a loop)") + ": tracing would cost more than it saves; " + MEASURE])
     unknown: list[str] = []
     fresh: list[str] = []
@@ -665,6 +680,23 @@ def _drives_through_a_callee(case: Case) -> Decision | None:
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"drives training through {callee.name}(), whose loop computes and applies gradients; to gain "
                 f"from a graph, make that loop's body a step function and decorate it"])
+    return None
+
+
+def _drives_a_step(case: Case) -> Decision | None:
+    """Makes what a training step works on, on every call (a model, an optimizer, the variable it
+    trains), and runs a training step of the project in a loop: a driver, like a ``main()``. The
+    step is the unit a graph would be; this one stays Python (heldout34: a style transfer run per
+    video frame, told fix-first for the variables it makes, judged leave-eager; its step judged
+    fix-first or decorate)."""
+    fn = case.fn
+    if not (fn.builds or fn.variables == "unguarded") or fn.training_ops:
+        return None
+    for site, callee in case.linked.callees:
+        if site.in_loop and not site.rare and callee.id != fn.id and _a_step_itself(callee):
+            return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                f"drives training: makes what the step works on (a model, an optimizer, variables) on every "
+                f"call and runs the step {callee.name}() in a loop; the step is the unit to decorate"])
     return None
 
 
@@ -1133,9 +1165,9 @@ def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _dispatches, _numpy_only, _scores_for_a_step,
-                                 _predicts_per_step, _role,
+                                 _predicts_per_step, _role, _draws_figures,
                                  _drives_batches,
-                                 _drives_through_a_callee, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
+                                 _drives_through_a_callee, _drives_a_step, _part_of_an_inline_step, _turned_off, _entry_point, _payoff,
                                  _orchestrates_steps, _reads_back, _eager_hazards, _numpy_on_values, _iterates_unknown,
                                  _decorate)
 DECORATED_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _decorated_builder, _decorated_hazards, _made_anew,

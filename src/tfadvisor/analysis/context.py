@@ -51,6 +51,7 @@ class ScopeContext:
         # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
         # so whether such a name is a tensor where it is read is not known (set after inference).
         self.mixed: frozenset[str] = frozenset()
+        self.read_back = self._read_back()
         self._infer()
         self._record_bindings()
         self.mixed = frozenset(n for n, kinds in self._kinds_seen.items()
@@ -101,6 +102,26 @@ class ScopeContext:
                     for item in node.items:
                         if item.optional_vars is not None:
                             self._bind(item.optional_vars, ("object", ()), None)
+
+    def _read_back(self) -> dict[str, int]:
+        """Names read back into NumPy in place (``y = y.numpy()``), unconditionally or under a
+        test that it is a tensor (``if isinstance(y, tf.Tensor):``): a NumPy array after that
+        line, whatever they were (heldout34: ``np.all`` on the rows of such a label array, TF206
+        judged wrong; in a graph the ``.numpy()`` itself is what fails). Name -> the line."""
+        out: dict[str, int] = {}
+        for node in self.scope.nodes(ast.Assign):
+            value = node.value
+            targets = node.targets
+            if not (len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(value, ast.Call)
+                    and isinstance(value.func, ast.Attribute) and value.func.attr == "numpy"
+                    and isinstance(value.func.value, ast.Name) and value.func.value.id == targets[0].id):
+                continue
+            name = targets[0].id
+            guards = [n for n in self.enclosing(node) if isinstance(n, (ast.If, ast.For, ast.While, ast.Try))]
+            if all(isinstance(g, ast.If) and _tests_tensor(self, g.test, name) and self.in_branch(node, g) == "body"
+                   for g in guards):
+                out[name] = min(out.get(name, node.lineno), node.lineno)
+        return out
 
     def _record_bindings(self) -> None:
         for node in self.scope.nodes(ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr,
@@ -244,6 +265,8 @@ class ScopeContext:
         if isinstance(node, ast.Constant):
             return ("primitive", ())
         if isinstance(node, ast.Name):
+            if node.id in self.read_back and getattr(node, "lineno", 0) > self.read_back[node.id]:
+                return ("object", ())  # a NumPy array from here on
             if node.id in self.mixed:
                 return ("tensor", (f"?{node.id}",))  # a tensor on some paths only: not known
             if node.id in self.env:
@@ -622,3 +645,16 @@ def _bindings(nodes: Iterable[ast.AST]) -> dict[str, list[ast.expr]]:
                 if isinstance(target, ast.Name):
                     out.setdefault(target.id, []).append(node.value)
     return out
+
+
+def _tests_tensor(ctx: ScopeContext, test: ast.AST, name: str) -> bool:
+    """``isinstance(y, tf.Tensor)``, ``tf.is_tensor(y)`` or ``hasattr(y, "numpy")``."""
+    if not (isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name) and test.args[0].id == name):
+        return False
+    called = ctx.call_name(test) or ""
+    if called == "isinstance" and len(test.args) == 2:
+        kind = ctx.resolve(test.args[1]) or ""
+        return kind.startswith(("tensorflow.", "keras.")) and "Tensor" in kind
+    if called == "hasattr" and len(test.args) == 2:
+        return isinstance(test.args[1], ast.Constant) and test.args[1].value == "numpy"
+    return called == "tensorflow.is_tensor"

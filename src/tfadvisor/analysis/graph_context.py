@@ -13,13 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-Handed = Literal["graph", "eager", "needs-graph", "caller", "control-flow"]
+Handed = Literal["graph", "eager", "needs-graph", "caller", "control-flow", "applied-layer"]
 
 # Functions whose callable arguments TensorFlow traces into a graph (AutoGraph converts them).
 TRACING_FUNCTIONS = frozenset({
     "tensorflow.vectorized_map", "tensorflow.autograph.to_graph", "tensorflow.xla.experimental.compile",
     "keras.layers.Lambda",
 })
+# Of those, layers: ``Lambda(f)`` traces ``f`` only as part of a model that is traced (built on
+# symbolic inputs, run by fit or predict). Applied at once to values (``Lambda(f)(outputs)`` in a
+# detection script), the layer calls ``f`` right there, eagerly from eager code (TensorFlow 2.21,
+# Keras 3: ``tf.executing_eagerly()`` is true inside). The project pass decides which
+# (``applied-layer``, analysis/project.py).
+TRACING_LAYERS = frozenset({"keras.layers.Lambda"})
 # Control flow that runs the functions handed to it where it is called: traced inside a
 # tf.function, run eagerly (a Python loop, a Python branch) from eager code. Checked under
 # TensorFlow 2.21: from eager code a while_loop body's print runs once per iteration, a cond

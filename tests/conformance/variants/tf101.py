@@ -249,4 +249,37 @@ VARIANTS = [
             return len(out)
         """, tf="same", real=True,
       note="b.shape[0] is 4, 4, then 2 on every epoch: two traces (heldout28: a WGAN's generator step, judged and run)"),
+    V("resolution-cycled-every-ten-batches", """
+        import tensorflow as tf
+
+        @tf.function
+        def train(res, images):
+            resized = tf.image.resize(images, [res, res])
+            return tf.reduce_mean(resized) * res
+
+        def main():
+            out = []
+            for batch in range(60):
+                res = 32 + 16 * ((batch // 10) % 3)  # three sizes in turn, changed every ten batches
+                out.append(train(res, tf.ones([1, 8, 8, 3])))
+            return out
+        """, tf="same", real=True,
+      note="a Python int cycled through three values traces three times in all, fewer than the five "
+           "traces TensorFlow warns at (heldout34: a multi-scale YOLO step, TF101 judged wrong, run)"),
+    V("resolution-cycled-through-eight-sizes", """
+        import tensorflow as tf
+
+        @tf.function
+        def train(res, images):
+            resized = tf.image.resize(images, [res, res])
+            return tf.reduce_mean(resized) * res
+
+        def main():
+            out = []
+            for batch in range(80):
+                res = 32 + 16 * ((batch // 10) % 8)
+                out.append(train(res, tf.ones([1, 8, 8, 3])))
+            return out
+        """, tf="retraces", real=True,
+      note="the control: eight sizes trace eight times, past TensorFlow's warning"),
 ]

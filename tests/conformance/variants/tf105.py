@@ -362,4 +362,28 @@ VARIANTS = [
       note="the call inside train() runs when train() is called, after the rebinding: the first trace "
            "reads the new value (heldout27: a program's model, loss and optimizer made again under the "
            "main guard, six claims judged wrong)"),
+    V("step-defined-again-for-the-notebooks-next-section", """
+        import tensorflow as tf
+
+        scale = tf.constant(1.0)
+
+        @tf.function
+        def step(x):
+            return x * scale
+
+        def train():
+            return [step(tf.ones([2]) * k) for k in range(3)]
+
+        first = train()
+        scale = tf.constant(2.0)  # the next section's model, set after the last call of the first step
+
+        @tf.function
+        def step(x):
+            return x * scale + 1.0
+
+        second = train()  # train() looks `step` up when it runs: the new one, which reads the new value
+        """, tf="same", real=True,
+      note="a tutorial notebook's second section rebinds the globals, then defines its step again: a "
+           "call of train() after that reaches the new step, never the first one (heldout34: a "
+           "conditional GAN notebook, TF105 judged wrong)"),
 ]

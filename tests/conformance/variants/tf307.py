@@ -293,4 +293,23 @@ VARIANTS = [
         def main():
             return stack_blocks(tf.ones([2]), 4)
         """, tf="same", real=True),
+    V("loop-over-boxes-in-a-lambda-applied-to-eager-outputs", """
+        import tensorflow as tf
+        from tensorflow.keras.layers import Lambda
+
+        def pick(scores):
+            classes = tf.argmax(scores, axis=1)
+            best = []
+            for i in range(len(classes)):
+                best.append(scores[i, classes[i]])
+            return tf.stack(best)
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+            scores = model(tf.ones([4, 2]))  # eager outputs of a model called on an image
+            return Lambda(lambda x: pick(x), name="pick")(scores)
+        """, tf="same", real=True,
+      note="a Lambda layer applied at once to a model's eager outputs calls its function right there, "
+           "eagerly: no trace, nothing unrolled (heldout34: a detection script's NMS, TF307 and TF208 "
+           "judged wrong, run)"),
 ]
