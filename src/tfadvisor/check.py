@@ -293,13 +293,16 @@ def _build_report(summaries: Sequence[ModuleSummary | None], files: list[FileSta
     decisions: dict[str, Decision] = {}
     reports: list[FunctionReport] = []
     to_decorate: set[str] = set()
+    as_graphs: set[str] = set()
     for fid in project.callers_first():
         linked = project.functions[fid]
         facts = facts_of(project, linked)
         hz = [Hazard(rule, Severity(sev), spec) for rule, sev, spec in sorted(found.hazards[fid])]
         decision = decide(project, linked, facts, hz, project.tensor_work[fid], to_decorate,
-                          config.min_tensor_ops)
+                          config.min_tensor_ops, as_graphs)
         decisions[fid] = decision
+        if decision.verdict is Verdict.DECORATE or (decision.verdict is Verdict.FIX_FIRST and decision.becomes_graph):
+            as_graphs.add(fid)
         if decision.verdict in (Verdict.DECORATE, Verdict.FIX_FIRST) or "TF505" in decision.reasons:
             to_decorate.add(fid)  # graph code once fixed (or already, through its callers): it covers its callees
         fn = linked.fn

