@@ -262,12 +262,12 @@ _KERAS_RUNS = _KERAS_DRIVERS - {"evaluate", "predict", "predict_on_batch", "pred
 
 
 def _compiled_names(scope: Scope, call: ast.Call) -> set[str]:
-    """Names (last parts) a compile call's arguments mention, and what names among them are bound
-    to in the same scope."""
+    """Names (last parts) the losses and metrics a compile call hands Keras mention, and what names
+    among them are bound to in the same scope (``metrics = [MeanAP()]``)."""
     def names(node: ast.AST) -> set[str]:
         return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
                 if isinstance(n, (ast.Name, ast.Attribute))}
-    found = set().union(*(names(a) for a in [*call.args, *(k.value for k in call.keywords)]))
+    found = set().union(*(names(value) for value in references.compiled_values(call)))
     for node in scope.nodes(ast.Assign):
         if any(isinstance(t, ast.Name) and t.id in found for t in node.targets):
             found |= names(node.value)
