@@ -58,6 +58,19 @@ scales = iter([0.1, 0.2, 0.3])
 def pick(w):
     return w * next(scales)  # TF207
 """,
+        """\
+import tensorflow as tf
+
+total = tf.Variable(0)
+
+@tf.function
+def consume_next(iterator):
+    total.assign_add(next(iterator))  # TF207
+
+values = iter([0, 1, 2, 3])
+consume_next(values)
+consume_next(values)  # the same iterator: the first trace's value again
+""",
     )
     good = (
         """\
@@ -118,17 +131,44 @@ def _python_iterator(ctx: ScopeContext, arg: ast.AST) -> str | None:
 def _source(ctx: ScopeContext, arg: ast.AST) -> ast.AST | None:
     """Where the iterator ``next()`` reads comes from, when it outlives the call: an iterator made
     in the function itself (``it = iter([...])``, ``next(gen())``) starts afresh on every call, in
-    a graph as eagerly (tests/conformance/variants/tf207.py)."""
+    a graph as eagerly (tests/conformance/variants/tf207.py). A parameter: what the module's own
+    calls of the function hand it there (``buggy_consume_next(iterator)``, TensorFlow's guide)."""
+    if isinstance(arg, ast.Name) and arg.id in ctx.params and arg.id not in ctx.local_names:
+        handed = (_module_binding(ctx, name.id) for name in _handed_at_module_level(ctx, arg.id))
+        return next((value for value in handed if value is not None), None)
     if not isinstance(arg, ast.Name) or arg.id in ctx.local_names or arg.id in ctx.params:
         return None
-    scope = module_scope(ctx.scope)
+    return _module_binding(ctx, arg.id)
+
+
+def _module_binding(ctx: ScopeContext, name: str) -> ast.AST | None:
+    """The one value the module binds ``name`` to (None if it is bound twice: we cannot tell)."""
     found = None
-    for node in scope.nodes(ast.Assign):
-        if any(isinstance(t, ast.Name) and t.id == arg.id for t in node.targets):
+    for node in module_scope(ctx.scope).nodes(ast.Assign):
+        if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             if found is not None:
-                return None  # rebound: we cannot tell which value it holds
+                return None
             found = node.value
     return found
+
+
+def _handed_at_module_level(ctx: ScopeContext, param: str) -> list[ast.Name]:
+    """The names a module-level function's calls in the module's own top-level code pass as
+    ``param`` (by position or keyword)."""
+    fn = ctx.function
+    if fn is None or ctx.scope.parent is None or not ctx.scope.parent.is_module:
+        return []
+    params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    index = params.index(param) if param in params else None
+    out: list[ast.Name] = []
+    for call in module_scope(ctx.scope).nodes(ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == fn.name):
+            continue
+        given = [k.value for k in call.keywords if k.arg == param]
+        if index is not None and index < len(call.args):
+            given.append(call.args[index])
+        out.extend(g for g in given if isinstance(g, ast.Name))
+    return out
 
 
 def _describe(ctx: ScopeContext, value: ast.AST) -> str | None:

@@ -133,4 +133,42 @@ VARIANTS = [
         def main():
             return list(Loader().batches(tf.ones([2])))
         """, tf="raises"),
+    V("python-iterator-handed-in-by-the-module", """
+        import tensorflow as tf
+
+        total = tf.Variable(0)
+
+        @tf.function
+        def consume_next(iterator):
+            total.assign_add(next(iterator))
+            return total.read_value()
+
+        def main():
+            iterator = iter([1, 2, 3])
+            return [consume_next(iterator) for _ in range(3)]
+
+        values = iter([1, 2, 3])
+        consume_next(values)
+        """, tf="differs", real=True,
+      note="TensorFlow's tf.function guide: the same Python iterator handed in again is the same "
+           "argument, so the graph traced with its first value runs again (heldout35: judged "
+           "fix-first or undecorate, run)"),
+    V("dataset-iterator-handed-in-by-the-module", """
+        import tensorflow as tf
+
+        total = tf.Variable(0, dtype=tf.int64)
+
+        @tf.function
+        def consume_next(iterator):
+            total.assign_add(next(iterator))
+            return total.read_value()
+
+        def main():
+            iterator = iter(tf.data.Dataset.range(1, 4))
+            return [consume_next(iterator) for _ in range(3)]
+
+        values = iter(tf.data.Dataset.range(1, 4))
+        consume_next(values)
+        """, tf="same", real=True,
+      note="the control: a tf.data iterator handed in is read by the graph on every call"),
 ]
