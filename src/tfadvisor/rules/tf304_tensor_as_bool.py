@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tfadvisor.analysis import graph_context
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.references import compiled_values
 from tfadvisor.analysis.scopes import every_node
@@ -80,6 +81,31 @@ gate = Gate()
 def step(x):
     return gate(x)
 """,
+        """\
+import tensorflow as tf
+
+class Trainer(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+
+    def call(self, x):
+        return self.dense(x)
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+            if loss > 1.0:  # TF304
+                loss = tf.sqrt(loss)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+model = Trainer()
+model.compile(optimizer="sgd")
+model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
+""",
     )
     good = (
         """\
@@ -113,6 +139,32 @@ gate = Gate()
 def step(x):
     return gate(x)
 """,
+        """\
+import tensorflow as tf
+
+class Trainer(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+
+    def call(self, x):
+        return self.dense(x)
+
+    @tf.function  # AutoGraph converts it, inside fit too
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+            if loss > 1.0:
+                loss = tf.sqrt(loss)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+model = Trainer()
+model.compile(optimizer="sgd")
+model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
+""",
     )
     detection = "S~"
 
@@ -139,6 +191,10 @@ def step(x):
             why = ("a tensor condition in a Keras layer's call: Keras 3 does not convert call with AutoGraph, so "
                    "Python needs its truth value whenever the layer runs in a graph (fit, predict, a tf.function, "
                    "a functional model); use tf.cond, tf.where or keras.ops.cond")
+        elif _unconverted_keras_step(ctx, fn):
+            why = (f"a tensor condition in a Keras model's {fn.name}: Keras 3 traces it in fit, evaluate or predict "
+                   f"without AutoGraph, so Python needs its truth value; use tf.cond or tf.where, or decorate "
+                   f"{fn.name} with @tf.function")
         elif _compiled_by_keras(ctx, fn):
             why = ("a tensor condition in a loss or metric handed to Keras's compile: Keras 3 traces it in fit "
                    "without AutoGraph, so Python needs its truth value; use tf.where or tf.cond")
@@ -196,6 +252,20 @@ def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFu
     if fn.name != "call" or cls is None or is_tf_function_decorated(ctx, fn):
         return False
     if not is_keras_class_here(ctx, cls.node):
+        return False
+    return not _imports_tf_keras(ctx)
+
+
+def _unconverted_keras_step(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The undecorated ``train_step``/``test_step``/``predict_step`` of a Keras 3 Model: fit,
+    evaluate and predict trace it without AutoGraph, as they do ``call`` (TensorFlow 2.21 raises
+    OperatorNotAllowedInGraphError on a Python ``if`` on a tensor there; decorated, it is
+    converted: tests/conformance/variants/tf304.py). The finding shows only where the project's
+    code does run it so (graph code); a custom loop calling it eagerly keeps it eager."""
+    cls = ctx.scope.cls
+    if fn.name not in graph_context.KERAS_STEP_METHODS or cls is None:
+        return False
+    if is_tf_function_decorated(ctx, fn) or not is_keras_class_here(ctx, cls.node):
         return False
     return not _imports_tf_keras(ctx)
 

@@ -361,4 +361,62 @@ VARIANTS = [
             model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
             return model(tf.ones([1, 2]))
         """, tf="same", real=True, note="run_eagerly=True: Keras calls the loss eagerly"),
+    V("python-if-in-a-keras-train-step-run-by-fit", """
+        import tensorflow as tf
+
+        class Trainer(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+                    if loss > 1.0:
+                        loss = tf.sqrt(loss)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def main():
+            model = Trainer()
+            model.compile(optimizer="sgd")
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True,
+      note="Keras 3 traces an overridden train_step in fit's tf.function without AutoGraph, as it does "
+           "a layer's call (TensorFlow 2.21: OperatorNotAllowedInGraphError)"),
+    V("python-if-in-a-decorated-keras-train-step", """
+        import tensorflow as tf
+
+        class Trainer(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(x)
+
+            @tf.function
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+                    if loss > 1.0:
+                        loss = tf.sqrt(loss)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def main():
+            model = Trainer()
+            model.compile(optimizer="sgd")
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same", real=True,
+      note="the control: its own @tf.function converts the step with AutoGraph, inside fit too"),
 ]
