@@ -57,13 +57,13 @@ TABLE: tuple[Row, ...] = (
         ("TF304/and-of-two-tensor-conditions", "TF304/ternary-on-tensor", "TF304/not-of-tensor-in-if")),
     Row("a comprehension's if on a tensor", False, "OperatorNotAllowedInGraphError (comprehensions stay Python)",
         ("TF304/comprehension-condition-on-tensor",)),
-    Row("if on a tensor in what Keras 3 traces itself: a layer's call, a model's train_step, a loss or "
+    Row("if or for on a tensor in what Keras 3 traces itself: a layer's call, a model's train_step, a loss or "
         "metric handed to compile (undecorated)", False,
         "OperatorNotAllowedInGraphError: Keras 3 traces them (fit, predict, a tf.function, a functional "
         "model) without AutoGraph",
         ("TF304/keras-call-if-on-tensor-under-tf-function", "TF304/keras-call-and-with-tensor-under-fit",
          "TF304/python-if-in-a-keras-train-step-run-by-fit", "TF304/python-if-in-a-loss-handed-to-compile",
-         "TF304/python-if-in-a-metric-handed-to-compile")),
+         "TF304/python-if-in-a-metric-handed-to-compile", "TF305/for-over-a-tensor-in-a-keras-layer-call-under-fit")),
     Row("the same, decorated with tf.function", True, "its own tf.function converts it, inside fit too",
         ("TF304/keras-call-decorated-is-converted", "TF304/python-if-in-a-decorated-keras-train-step")),
     # -- iteration -----------------------------------------------------------------------------

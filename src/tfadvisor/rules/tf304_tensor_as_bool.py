@@ -5,19 +5,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tfadvisor.analysis import graph_context
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.references import compiled_values
-from tfadvisor.analysis.scopes import every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import (
-    decorator_option,
-    is_keras_class_here,
-    is_tf_function_decorated,
-    likely_tensor,
-    module_scope,
-)
+from tfadvisor.rules._keras_traced import keras_traces_unconverted
+from tfadvisor.rules._util import decorator_option, likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -187,15 +179,15 @@ model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
         option = decorator_option(ctx, fn, "autograph")
         if isinstance(option, ast.Constant) and option.value is False:
             why = "a tensor condition in a tf.function with autograph=False: Python needs its truth value while tracing"
-        elif _unconverted_keras_call(ctx, fn):
+        elif (traced := keras_traces_unconverted(ctx, fn)) == "call":
             why = ("a tensor condition in a Keras layer's call: Keras 3 does not convert call with AutoGraph, so "
                    "Python needs its truth value whenever the layer runs in a graph (fit, predict, a tf.function, "
                    "a functional model); use tf.cond, tf.where or keras.ops.cond")
-        elif _unconverted_keras_step(ctx, fn):
+        elif traced == "step":
             why = (f"a tensor condition in a Keras model's {fn.name}: Keras 3 traces it in fit, evaluate or predict "
                    f"without AutoGraph, so Python needs its truth value; use tf.cond or tf.where, or decorate "
                    f"{fn.name} with @tf.function")
-        elif _compiled_by_keras(ctx, fn):
+        elif traced == "compiled":
             why = ("a tensor condition in a loss or metric handed to Keras's compile: Keras 3 traces it in fit "
                    "without AutoGraph, so Python needs its truth value; use tf.where or tf.cond")
         else:
@@ -240,76 +232,3 @@ def _operands(test: ast.expr, seen: set[int]) -> Iterator[ast.expr]:
         yield from _operands(test.operand, seen)
     else:
         yield test
-
-
-def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The undecorated ``call`` of a Keras 3 Layer or Model. Keras 3 (TensorFlow 2.16 and later)
-    does not run ``call`` through AutoGraph: TF 2.21 raises OperatorNotAllowedInGraphError for a
-    Python ``if`` on a tensor there under ``fit``, inside a tf.function and when a functional model
-    is built, and runs it eagerly. Keras 2 (``tf_keras``) converted ``call``; so does a ``call``
-    decorated with tf.function."""
-    cls = ctx.scope.cls
-    if fn.name != "call" or cls is None or is_tf_function_decorated(ctx, fn):
-        return False
-    if not is_keras_class_here(ctx, cls.node):
-        return False
-    return not _imports_tf_keras(ctx)
-
-
-def _unconverted_keras_step(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The undecorated ``train_step``/``test_step``/``predict_step`` of a Keras 3 Model: fit,
-    evaluate and predict trace it without AutoGraph, as they do ``call`` (TensorFlow 2.21 raises
-    OperatorNotAllowedInGraphError on a Python ``if`` on a tensor there; decorated, it is
-    converted: tests/conformance/variants/tf304.py). The finding shows only where the project's
-    code does run it so (graph code); a custom loop calling it eagerly keeps it eager."""
-    cls = ctx.scope.cls
-    if fn.name not in graph_context.KERAS_STEP_METHODS or cls is None:
-        return False
-    if is_tf_function_decorated(ctx, fn) or not is_keras_class_here(ctx, cls.node):
-        return False
-    return not _imports_tf_keras(ctx)
-
-
-def _compiled_by_keras(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """A function this module hands to ``model.compile(loss=..., metrics=[...])``, directly or as what
-    a module-level factory returns (``loss=joint_loss(0.3)``). Keras 3 traces losses and metrics in
-    fit's tf.function without AutoGraph: TensorFlow 2.21 raises OperatorNotAllowedInGraphError on a
-    Python ``if`` on a tensor there (tests/conformance/variants/tf304.py). ``run_eagerly=True`` calls
-    them eagerly; Keras 2 (``tf_keras``) converted them; a tf.function-decorated one is converted."""
-    if is_tf_function_decorated(ctx, fn) or _imports_tf_keras(ctx):
-        return False
-    parent = ctx.scope.parent
-    if parent is None:
-        return False
-    handed, factories = _compiled_names(ctx)
-    if parent.is_module:
-        return fn.name in handed
-    outer = parent.node
-    return (parent.parent is not None and parent.parent.is_module and isinstance(outer, ast.FunctionDef)
-            and outer.name in factories and any(
-                isinstance(r.value, ast.Name) and r.value.id == fn.name for r in parent.nodes(ast.Return)))
-
-
-def _compiled_names(ctx: ScopeContext) -> tuple[frozenset[str], frozenset[str]]:
-    """(names handed to a compile's loss/metrics, names of factories called there), for the module."""
-    root = module_scope(ctx.scope)
-
-    def build() -> tuple[frozenset[str], frozenset[str]]:
-        values = [v for call in every_node(root, ast.Call) for v in compiled_values(call)]
-        handed = frozenset(v.id for v in values if isinstance(v, ast.Name))
-        factories = frozenset(v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name))
-        return handed, factories
-    return root.cached("tf304_compiled", build)
-
-
-def _imports_tf_keras(ctx: ScopeContext) -> bool:
-    """The module imports ``tf_keras`` (Keras 2), which the canonical names hide (they say ``keras``)."""
-    root = module_scope(ctx.scope)
-
-    def imported() -> Iterator[str]:
-        for node in every_node(root, ast.Import, ast.ImportFrom):
-            if isinstance(node, ast.Import):
-                yield from (alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                yield node.module
-    return root.cached("imports_tf_keras", lambda: any(name.split(".", 1)[0] == "tf_keras" for name in imported()))

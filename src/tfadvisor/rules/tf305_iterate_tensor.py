@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._keras_traced import keras_traces_unconverted
 from tfadvisor.rules._util import is_tf_function_decorated, last_assignment_before, single_tensor
 from tfadvisor.rules.base import Rule, register
 
@@ -28,6 +29,9 @@ or `enumerate(t)` ask Python to iterate a symbolic tensor, which fails while tra
 `OperatorNotAllowedInGraphError: Iterating over a symbolic tf.Tensor is not allowed` (older
 TensorFlow: `iterating over tf.Tensor is not allowed`). Index it (`s = tf.shape(x); h, w = s[0],
 s[1]`), use `tf.unstack(t, num=n)`, or a `for` statement.
+Keras 3 traces a layer's `call`, a model's `train_step` and the losses and metrics handed to
+`compile` without AutoGraph: there even a `for` statement over a tensor raises, under `fit` and
+whenever the layer runs in a graph.
 """
     bad = (
         """\
@@ -62,6 +66,24 @@ def row_sums(x):
     return tf.stack([tf.reduce_sum(r) for r in x])  # TF305
 
 row_sums(tf.ones([3, 2]))
+""",
+        """\
+import tensorflow as tf
+
+class Rows(tf.keras.layers.Layer):
+    def call(self, x):
+        rows = []
+        for row in x:  # TF305
+            rows.append(row * 2.0)
+        return tf.stack(rows)
+
+layer = Rows()
+
+@tf.function
+def step(x):
+    return layer(x)
+
+step(tf.ones([4, 3]))
 """,
     )
     good = (
@@ -111,6 +133,15 @@ expand([tf.ones([2]), tf.ones([3])])
                 yield self.hit(comp.iter, f"a comprehension iterates {what}: Python cannot iterate a "
                                           f"symbolic tensor (a for statement would be converted)", depends_on=deps,
                                speculative=not decorated and any(d.startswith("!") for d in deps))
+        if keras_traces_unconverted(ctx, ctx.function):
+            # what Keras traces itself gets no AutoGraph: a for statement is not converted there
+            for loop in ctx.scope.nodes(ast.For):
+                is_tensor, deps = _tensor_here(ctx, loop.iter, loop.iter.lineno)
+                if is_tensor:
+                    yield self.hit(loop.iter, "a for loop over a tensor in code Keras 3 traces without AutoGraph "
+                                              "(a layer's call, a model's train_step, a compiled loss): Python "
+                                              "cannot iterate a symbolic tensor; use tf.unstack, tf.map_fn or "
+                                              "a tf.range loop in a decorated function", depends_on=deps)
         for node in ctx.scope.nodes(ast.Assign):
             if (any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and _single_tensor(ctx, node.value)
                     and not _type_tested(ctx, node.value)):

@@ -204,4 +204,57 @@ VARIANTS += [
         def main():
             return training_step(tf.ones([2, 4]))
         """, tf="same", real=True, note="a for statement over a tensor is an AutoGraph loop"),
+    V("for-over-a-tensor-in-a-keras-layer-call-under-fit", """
+        import tensorflow as tf
+
+        class Rows(tf.keras.layers.Layer):
+            def call(self, x):
+                rows = []
+                for row in x:
+                    rows.append(row * 2.0)
+                return tf.stack(rows)
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.rows = Rows()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(self.rows(x))
+
+        def main():
+            model = Net()
+            model.compile(optimizer="sgd", loss="mse")
+            model.fit(tf.ones([8, 3]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([2, 3]))
+        """, tf="raises", real=True,
+      note="Keras 3 traces a layer's call without AutoGraph: a for statement over a tensor is not "
+           "converted there (TensorFlow 2.21: Iterating over a symbolic tf.Tensor is not allowed)"),
+    V("for-over-a-static-range-in-a-keras-layer-call", """
+        import tensorflow as tf
+
+        class Rows(tf.keras.layers.Layer):
+            def call(self, x):
+                rows = []
+                for i in range(3):
+                    rows.append(x[:, i] * 2.0)
+                return tf.stack(rows, axis=1)
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.rows = Rows()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(self.rows(x))
+
+        def main():
+            model = Net()
+            model.compile(optimizer="sgd", loss="mse")
+            model.fit(tf.ones([8, 3]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([2, 3]))
+        """, tf="same", real=True,
+      note="the control: a Python loop over a Python range is unrolled, in a layer's call too"),
 ]
