@@ -195,9 +195,7 @@ def _already_graph(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF406"],
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
-        # (an argument changed in place is tf.data's fresh structure for each trace: no hazard there)
-        own = {hit.rule for hit in linked.fn.hits if hit.callee is None}
-        found = [code for code in serious(case.hazards) if code != "TF110" and code in own]
+        found = _own_findings(case)
         if found and _traced_by_an_api(case):
             # ``ds.map(load)``: traced like a tf.function, so what breaks or changes in a graph
             # (a random.choice frozen at trace time) already does; the fix is due, no decorator.
@@ -216,8 +214,7 @@ def _already_graph(case: Case) -> Decision | None:
             return Decision(Verdict.LEAVE_EAGER, assumptions=[
                 f"its caller {turned_off[0]}() is the unit a graph would be (its `@tf.function` is commented "
                 f"out): decorating this part alone is not the fix; {MEASURE}"])
-        own = {hit.rule for hit in linked.fn.hits if hit.callee is None}
-        found = [code for code in serious(case.hazards) if code in own and code != "TF110"]
+        found = _own_findings(case)
         if found and not linked.fn.is_method and all(
                 c is not None and (c.id in case.project.graph_roots or c.id in case.as_graphs)
                 for c, _ in linked.callers):
@@ -230,6 +227,14 @@ def _already_graph(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
+
+
+def _own_findings(case: Case) -> list[str]:
+    """What breaks or changes it in a graph, found in its own body (not in what it calls). An
+    argument changed in place (TF110) is no hazard for code a caller's graph or an API traces: it
+    gets a fresh structure for each trace."""
+    own = {hit.rule for hit in case.fn.hits if hit.callee is None}
+    return [code for code in serious(case.hazards) if code != "TF110" and code in own]
 
 
 def _dispatches(case: Case) -> Decision | None:

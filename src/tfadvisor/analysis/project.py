@@ -48,13 +48,6 @@ EXPORTED = (EXPORTED_GRAPH, EXPORTED_CALL)
 FEW_CALLS = 50
 
 
-def _a_handful(site: CallSite, fn: FunctionSummary) -> bool:
-    """``for n in range(10): opt(f, x)``: ten calls of a step, fewer than its trace would repay
-    (heldout34: a demo's gradient step told decorate, judged leave-eager). A function that loops
-    itself (an epoch over a dataset per call) is not judged by its call count."""
-    return site.written is not None and site.written < FEW_CALLS and not fn.loops
-
-
 def _traced_with_tensors(linked: Linked) -> None:
     """What ``ds.map(f)``, ``tf.vectorized_map(f, ...)`` or ``Lambda(f)`` pass ``f`` first is a
     tensor (an element, a slice, the layer's input): a first parameter nothing else tells about is
@@ -927,16 +920,20 @@ class Project:
         for fid in self.callers_first():
             linked = self.functions[fid]
             linked.repeated = any(
-                ((site.in_loop and not site.rare and not (_a_handful(site, linked.fn) and not self._looped(caller)))
+                ((site.in_loop and not site.rare and not self._a_handful(site, linked.fn, caller))
                  or (caller is not None and caller.id != fid and self.functions[caller.id].repeated))
                 and not (self.is_test(caller) if caller is not None else self.is_test_file(self.path_of_site(site)))
                 for caller, site in linked.callers)
 
-    def _looped(self, fn: FunctionSummary | None) -> bool:
-        """Some call site runs this function in a loop, now and then or often (a replay of ten
-        updates, once per episode, is ten calls per episode)."""
-        linked = self.functions.get(fn.id) if fn is not None else None
-        return linked is not None and (linked.repeated or any(s.in_loop for _, s in linked.callers))
+    def _a_handful(self, site: CallSite, fn: FunctionSummary, caller: FunctionSummary | None) -> bool:
+        """``for n in range(10): opt(f, x)``: ten calls of a step in all, fewer than its trace would
+        repay (heldout34: a demo's gradient step told decorate, judged leave-eager). Not for a
+        function that loops itself (an epoch over a dataset per call), nor from a caller that is
+        itself called in a loop (a replay of ten updates once per episode is ten per episode)."""
+        if site.written is None or site.written >= FEW_CALLS or fn.loops:
+            return False
+        linked = self.functions.get(caller.id) if caller is not None else None
+        return linked is None or not (linked.repeated or any(s.in_loop for _, s in linked.callers))
 
     def _mark_opaque(self) -> None:
         """Calls the analysis could not follow, folded over callees: "no TensorFlow op found" is

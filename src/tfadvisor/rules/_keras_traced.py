@@ -21,37 +21,24 @@ Traced = Literal["call", "step", "compiled"]
 def keras_traces_unconverted(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Traced | None:
     """How Keras 3 traces this function without AutoGraph, if it does: as a layer's ``call``, as a
     model's step, or as a compiled loss or metric."""
-    if _unconverted_keras_call(ctx, fn):
-        return "call"
-    if _unconverted_keras_step(ctx, fn):
-        return "step"
+    if _unconverted_keras_method(ctx, fn):
+        return "call" if fn.name == "call" else "step"
     if _compiled_by_keras(ctx, fn):
         return "compiled"
     return None
 
 
-def _unconverted_keras_call(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The undecorated ``call`` of a Keras 3 Layer or Model. Keras 3 (TensorFlow 2.16 and later)
-    does not run ``call`` through AutoGraph: TF 2.21 raises OperatorNotAllowedInGraphError for a
-    Python ``if`` on a tensor there under ``fit``, inside a tf.function and when a functional model
-    is built, and runs it eagerly. Keras 2 (``tf_keras``) converted ``call``; so does a ``call``
-    decorated with tf.function."""
+def _unconverted_keras_method(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The undecorated ``call`` of a Keras 3 Layer or Model, or a Model's ``train_step`` (and
+    ``test_step``, ``predict_step``, ``compute_loss``, ``compute_metrics``). Keras 3 (TensorFlow
+    2.16 and later) runs none of them through AutoGraph: TF 2.21 raises
+    OperatorNotAllowedInGraphError for a Python ``if`` on a tensor in ``call`` under ``fit``, inside a
+    tf.function and when a functional model is built, and in ``train_step`` under ``fit``
+    (tests/conformance/variants/tf304.py); eagerly both run. Keras 2 (``tf_keras``) converted them;
+    so does a tf.function decorator of their own. A step's finding shows only where the project
+    runs it so (graph code): a custom loop calling ``train_step`` eagerly keeps it eager."""
     cls = ctx.scope.cls
-    if fn.name != "call" or cls is None or is_tf_function_decorated(ctx, fn):
-        return False
-    if not is_keras_class_here(ctx, cls.node):
-        return False
-    return not _imports_tf_keras(ctx)
-
-
-def _unconverted_keras_step(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The undecorated ``train_step``/``test_step``/``predict_step`` of a Keras 3 Model: fit,
-    evaluate and predict trace it without AutoGraph, as they do ``call`` (TensorFlow 2.21 raises
-    OperatorNotAllowedInGraphError on a Python ``if`` on a tensor there; decorated, it is
-    converted: tests/conformance/variants/tf304.py). The finding shows only where the project's
-    code does run it so (graph code); a custom loop calling it eagerly keeps it eager."""
-    cls = ctx.scope.cls
-    if fn.name not in graph_context.KERAS_STEP_METHODS or cls is None:
+    if cls is None or not (fn.name == "call" or fn.name in graph_context.KERAS_STEP_METHODS):
         return False
     if is_tf_function_decorated(ctx, fn) or not is_keras_class_here(ctx, cls.node):
         return False
