@@ -103,3 +103,25 @@ def test_without_ipython_help_lines_and_block_magics_still_parse(without_ipython
                      "    pass\nfiles = !ls")
     assert code.lines == ("pass", "try:", "    # only in Colab", "    pass", "except Exception:", "    pass",
                           "files = None")
+
+
+def test_a_magics_class_that_registers_nothing_is_skipped() -> None:
+    """IPython 8 re-exports its ``Magics`` base from ``IPython.core.magics`` with ``magics = None``:
+    reading its line magics raised for every notebook with a line that could be an automagic
+    (heldout36: 175 notebooks lost under IPython 8.12). Such a class registers nothing."""
+    import types
+
+    from IPython.core.magic import Magics, line_magic, magics_class
+
+    @magics_class
+    class Timing(Magics):
+        @line_magic
+        def lap(self, line: str) -> None:
+            """A line magic of this test's own."""
+
+    class Unfilled(Magics):
+        magics = None  # the base's table as IPython 8 leaves it
+
+    module = types.ModuleType("fake_magics")
+    module.Timing, module.Unfilled = Timing, Unfilled  # type: ignore[attr-defined]
+    assert cells.line_magics(module, Magics) == {"lap"}

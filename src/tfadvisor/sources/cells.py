@@ -188,16 +188,24 @@ def _automagics() -> frozenset[str]:
         from IPython.core.magic import Magics
     except Exception:  # noqa: BLE001 - without IPython: the usual names
         return _KNOWN_AUTOMAGICS
-    names: set[str] = set()
-    for attr in dir(magics):
-        try:
-            found = getattr(magics, attr)
-        except Exception:  # noqa: BLE001 - a lazily imported magics module that fails to import
-            continue
-        if isinstance(found, type) and issubclass(found, Magics):
-            names.update(found.magics.get("line", {}))
+    names = line_magics(magics, Magics)
     names.update(name for name, _ in default_aliases())
     return frozenset(names) or _KNOWN_AUTOMAGICS
+
+
+def line_magics(module: Any, base: type) -> set[str]:
+    """The line magics the ``Magics`` classes of ``module`` register. Their ``magics`` table is
+    None on a class no ``@magics_class`` filled (IPython 8's ``Magics`` base itself, which
+    ``IPython.core.magics`` re-exports): such a class registers nothing."""
+    names: set[str] = set()
+    for attr in dir(module):
+        try:
+            found = getattr(module, attr)
+        except Exception:  # noqa: BLE001 - a lazily imported magics module that fails to import
+            continue
+        if isinstance(found, type) and issubclass(found, base):
+            names.update((getattr(found, "magics", None) or {}).get("line", {}))
+    return names
 
 
 def _token_transforms(lines: list[str], manager: Any) -> tuple[list[str], list[tuple[int, int]]]:
