@@ -21,7 +21,7 @@ from tfadvisor.advice import hazards
 from tfadvisor.advice.hazards import silenced
 from tfadvisor.advice.static import Decision, Hazard, decide, facts_of
 from tfadvisor.analysis.module import summarize
-from tfadvisor.analysis.project import Linked, Project
+from tfadvisor.analysis.project import HANDED_TO_A_TRACER, Linked, Project
 from tfadvisor.analysis.summary import Hit, ModuleSummary
 from tfadvisor.config import Config
 from tfadvisor.model import FileStatus, Finding, FixInfo, FunctionReport, Report, Severity, SkippedLines, Verdict
@@ -335,6 +335,7 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     # to the program today (it runs eagerly; judges of held-out repositories read such claims as
     # false: docs/decisions/0018-static-advice-generalizes.md).
     sure = project.graph_code(traced)
+    switched = _graph_mode_off(project, found)
     findings: list[Finding] = []
     for fid, kept in found.real_hits.items():
         linked = project.functions[fid]
@@ -349,8 +350,13 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
                 continue  # a helper's own arguments, inside someone else's tf.function
             if hit.path is not None and (project.is_test_file(hit.path) or hit.path in project.tf1):
                 continue  # found at a call site in test (or TF1) code
-            later = rule_cls.scope in ("graph", "project") and fid in graph and fid not in sure
-            findings.append(_finding(rule_cls, hit, linked, spec, once_decorated=later))
+            note = None
+            if rule_cls.scope in ("graph", "project") and fid in graph and fid not in sure:
+                note = ONCE_DECORATED
+            elif (hit.rule != "TF405" and rule_cls.scope != "advice" and fid in sure
+                  and linked.fn.path in switched and _follows_the_switch(project, sure[fid])):
+                note = SWITCHED_OFF.format(switched[linked.fn.path])
+            findings.append(_finding(rule_cls, hit, linked, spec, note=note))
     for mod, hit in found.module_hits:
         if not project.is_test_file(mod.path) and mod.path not in project.tf1:
             findings.append(_finding(by_code[hit.rule], hit, None, hit.speculative, mod.path))
@@ -372,6 +378,34 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
     return findings
 
 
+ONCE_DECORATED = "once decorated as advised; it runs eagerly today"
+SWITCHED_OFF = ("graph mode is off in this program: run_functions_eagerly(True) on line {} runs this eagerly; "
+                "it applies once that switch is off")
+
+
+def _graph_mode_off(project: Project, found: hazards.Found) -> dict[str, int]:
+    """File -> line where it turns graph mode off for the whole process and leaves it off
+    (``tf.config.run_functions_eagerly(True)``, a TF405 that stands, at module level or in a function).
+    From then on its tf.functions and Keras steps run eagerly (TensorFlow 2.21:
+    tests/conformance/variants/tf201.py): what a graph would do to them is a note, not a claim."""
+    out: dict[str, int] = {}
+    for mod, hit in found.module_hits:
+        if hit.rule == "TF405" and not hit.speculative:  # speculative: Keras's per-model run_eagerly
+            out.setdefault(mod.path, hit.line)
+    for fid, kept in found.real_hits.items():
+        for hit, spec in kept:
+            if hit.rule == "TF405" and not spec and hit.callee is None:
+                out.setdefault(hit.path or project.functions[fid].fn.path, hit.line)
+    return out
+
+
+def _follows_the_switch(project: Project, root: str) -> bool:
+    """Whether the graph this code runs in obeys run_functions_eagerly: a tf.function or a Keras
+    step does; what tf.data (or another tracing API) is handed is traced all the same."""
+    origin = project.functions[root]
+    return origin.decorated or not (origin.graph_reason or "").startswith(HANDED_TO_A_TRACER)
+
+
 def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:
     if rule.scope == "always":
         return True
@@ -387,13 +421,14 @@ def _advice_message(rule: type[Rule], decision: Decision) -> str:
 
 
 def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: bool, path: str | None = None,
-             once_decorated: bool = False) -> Finding:
-    """A finding; one that rests on a guess (a value assumed a tensor), or that only holds once
-    eager code is decorated as advised, is never more than info."""
+             note: str | None = None) -> Finding:
+    """A finding; one that rests on a guess (a value assumed a tensor), or that only holds once the
+    code runs as a graph (``note`` says when: decorated as advised, graph mode back on), is never
+    more than info."""
     message = hit.message + (" (speculative)" if speculative and "speculative" not in hit.message else "")
-    if once_decorated:
-        message += " (once decorated as advised; it runs eagerly today)"
-    severity = Severity.INFO if (speculative or once_decorated) and rule.scope != "advice" else rule.severity
+    if note:
+        message += f" ({note})"
+    severity = Severity.INFO if (speculative or note) and rule.scope != "advice" else rule.severity
     return Finding(
         rule=rule.code, severity=severity, path=hit.path or path or (linked.fn.path if linked else ""),
         line=hit.line, col=hit.col, end_line=hit.end_line, end_col=hit.end_col,

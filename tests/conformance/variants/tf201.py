@@ -210,4 +210,20 @@ VARIANTS = [
             return [float(trainer.step(tf.ones([3]))) for _ in range(3)]
         """, tf="same", real=True,
       note="a Python flag, off: the branch is never traced, so nothing prints in either mode (heldout28)"),
+    V("print-in-a-loss-while-the-script-runs-functions-eagerly", """
+        import tensorflow as tf
+
+        tf.config.run_functions_eagerly(True)
+
+        @tf.function
+        def loss_function(pred, iteration):
+            loss = tf.reduce_mean(pred ** 2)
+            if iteration % 2 == 0:
+                print("iteration", iteration, "loss", float(loss))
+            return loss
+
+        def main():
+            return [float(loss_function(tf.ones([3]) * i, i)) for i in range(4)]
+        """, tf="eager-on", real=True,
+      note="graph mode is off for the whole script: the print runs on every call that takes the branch (heldout36)"),
 ]

@@ -470,4 +470,24 @@ VARIANTS = [
             return [float(agent.step(tf.ones([2, 3]))) for _ in range(3)]
         """, tf="same", real=True,
       note="the flag is a Python bool: off, the branch is not traced; on, the program runs eagerly (heldout28: an RL agent's debug prints)"),
+    V("numpy-in-a-loss-while-the-script-runs-functions-eagerly", """
+        import numpy as np
+        import tensorflow as tf
+
+        tf.config.run_functions_eagerly(True)  # left on: every tf.function below runs eagerly
+
+        history = []
+
+        @tf.function
+        def loss_function(pred, threshold):
+            sim = tf.matmul(pred, pred, transpose_b=True)
+            history.append(np.mean(sim.numpy() > threshold))
+            return tf.reduce_mean(sim)
+
+        def main():
+            pred = tf.reshape(tf.range(6, dtype=tf.float32), [2, 3]) / 6.0
+            losses = [float(loss_function(pred, 0.5)) for _ in range(3)]
+            return losses, history
+        """, tf="eager-on", real=True,
+      note="the switch at the top of the script runs the decorated loss eagerly: .numpy() works (heldout36: a clustering script that plots from its loss)"),
 ]
