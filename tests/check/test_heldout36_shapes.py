@@ -70,3 +70,38 @@ def test_without_the_switch_the_claims_stand(tmp_path: Path) -> None:
     found = _severities(tmp_path, "")
     assert found[("TF206", "loss_function")] is not Severity.INFO
     assert found[("TF202", "loss_function")] is not Severity.INFO
+
+
+DECODE = """\
+    import tensorflow as tf
+    from keras import ops
+
+
+    def body(i, tokens):
+        print("decoding position", i)
+        return i + 1, tokens * 2
+
+
+    @tf.function
+    def generate(tokens):
+        return ops.while_loop(lambda i, tokens: i < 3, body, (0, tokens))
+
+
+    for prompt in range(100):
+        generate(tf.ones([2]))
+"""
+
+
+def test_a_keras_ops_while_loop_body_runs_in_its_callers_graph(tmp_path: Path) -> None:
+    """``keras.ops.while_loop`` is ``tf.while_loop`` on the TensorFlow backend: inside a
+    tf.function its body is traced once, so its print runs once (TensorFlow 2.21;
+    tests/conformance/variants/tf201.py). heldout36: a decoding loop's progress print, judged
+    fix-first, was not seen as graph code."""
+    report = check(tmp_path, {"decode.py": DECODE})
+    assert any(f.rule == "TF201" and f.severity is not Severity.INFO for f in report.findings)
+
+
+def test_a_keras_ops_while_loop_from_eager_code_runs_its_body_eagerly(tmp_path: Path) -> None:
+    """Control: called from eager code the loop runs its body per iteration, print and all."""
+    report = check(tmp_path, {"decode.py": DECODE.replace("    @tf.function\n", "")})
+    assert not any(f.rule == "TF201" for f in report.findings)

@@ -35,6 +35,9 @@ CONTROL_FLOW_FUNCTIONS = frozenset({
     "tensorflow.while_loop", "tensorflow.cond", "tensorflow.case", "tensorflow.switch_case",
     "tensorflow.map_fn", "tensorflow.scan", "tensorflow.foldl", "tensorflow.foldr",
     "tensorflow.compat.v1.while_loop", "tensorflow.compat.v1.cond", "tensorflow.compat.v1.map_fn",
+    # Keras 3's backend-neutral twins: on the TensorFlow backend they are the calls above
+    "keras.ops.while_loop", "keras.ops.fori_loop", "keras.ops.cond", "keras.ops.scan", "keras.ops.map",
+    "keras.ops.switch", "keras.ops.associative_scan",
 })
 # Methods that trace the function handed to them, by method name: tf.data transformations (the
 # receiver is a Dataset in TensorFlow code; the names are not Python list or dict methods).

@@ -226,4 +226,20 @@ VARIANTS = [
             return [float(loss_function(tf.ones([3]) * i, i)) for i in range(4)]
         """, tf="eager-on", real=True,
       note="graph mode is off for the whole script: the print runs on every call that takes the branch (heldout36)"),
+    V("print-in-a-keras-ops-while-loop-body", """
+        import tensorflow as tf
+        from keras import ops
+
+        def body(i, tokens):
+            print("decoding position", i)
+            return i + 1, tokens * 2
+
+        @tf.function
+        def generate(tokens):
+            return ops.while_loop(lambda i, tokens: i < 3, body, (0, tokens))
+
+        def main():
+            return [generate(tf.ones([2])) for _ in range(2)]
+        """, tf="differs", real=True,
+      note="keras.ops.while_loop is tf.while_loop on the TensorFlow backend: traced, the body prints once (heldout36: a decoding loop's progress print)"),
 ]
