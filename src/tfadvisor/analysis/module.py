@@ -1584,7 +1584,11 @@ def _few_values(node: ast.AST) -> bool:
     arithmetic on names that each appear only under ``% k`` for a small literal k (``352 + 64 *
     ((batch // 10) % 3)``, a resolution cycled every ten batches): k values at most. Either way
     fewer traces than the 5 TensorFlow warns at (heldout34: TF101 on a cycled resolution, judged
-    wrong; TensorFlow 2.21 traced it three times in all)."""
+    wrong; TensorFlow 2.21 traced it three times in all). Or a choice between such values
+    (``True if epoch > freeze_until else False``, ``0.5 if warmup else 1.0``): one per branch
+    (heldout37: TF101 on a freeze flag, judged wrong; two traces in all, run)."""
+    if isinstance(node, ast.IfExp):
+        return all(isinstance(branch, ast.Constant) or _few_values(branch) for branch in (node.body, node.orelse))
     return (isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not))
             or (isinstance(node, ast.Constant) and isinstance(node.value, bool)) or _cycles(node))
 

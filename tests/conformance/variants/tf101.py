@@ -282,4 +282,28 @@ VARIANTS = [
             return out
         """, tf="retraces", real=True,
       note="the control: eight sizes trace eight times, past TensorFlow's warning"),
+    V("freeze-flag-chosen-per-epoch", """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.ones([3, 1]))
+        gate = tf.Variable(tf.ones([3, 1]))
+        opt = tf.keras.optimizers.SGD(0.1)
+
+        @tf.function
+        def train_step(x, train_gate):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.matmul(x, w * gate) ** 2)
+            variables = [w, gate] if train_gate else [w]
+            opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
+            return loss
+
+        def main():
+            losses = []
+            for epoch in range(8):
+                for step in range(5):
+                    losses.append(train_step(tf.ones([2, 3]), True if epoch > 2 else False))
+            return losses
+        """, tf="same", real=True,
+      note="a flag chosen per epoch between two constants takes two values: two traces in all "
+           "(heldout37: a graph network's freeze flag, TF101 judged wrong, run)"),
 ]
