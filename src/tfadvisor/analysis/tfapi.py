@@ -7,6 +7,10 @@ Canonical names come from ``imports.ImportMap.resolve``: ``tf.keras.layers.Dense
 
 from __future__ import annotations
 
+# TensorFlow warns when 5 calls in a row of one tf.function traced it ("5 out of the last 5 calls to
+# <function> triggered tf.function retracing"): fewer traces than that go unnoticed, and are cheap.
+RETRACES_WARNED = 5
+
 TF = "tensorflow"
 
 # tensorflow.* names that are not tensor computation.

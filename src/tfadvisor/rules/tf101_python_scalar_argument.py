@@ -80,18 +80,25 @@ for _ in range(100):
             for caller, site in linked.callers:
                 if caller is not None and caller.id in project.graph_roots:
                     continue  # traced with its caller, once per value, not per call
-                for key in site.varying:
+                # ``visualize(unit)`` passing its own parameter on, itself called once per value of a
+                # loop (``[visualize(u) for u in range(64)]``): a new value per call here too
+                passed_on = [key for key in site.forwarded if project.forwards_varying(caller, site, key)]
+                for key in [*site.varying, *passed_on]:
                     name = positional[int(key)] if key.isdigit() and int(key) < len(positional) else key
                     facts = linked.params.get(name)
                     if facts is None or facts.strength == 3 and facts.kind == "tensor":
                         continue
                     kind = site.args[int(key)] if key.isdigit() and int(key) < len(site.args) else site.kwargs.get(key)
+                    if key in passed_on:
+                        kind = project.arg_kind(caller, site, key, kind or "unknown")
                     if kind != "primitive":
                         continue  # a loop over a dataset or a list of tensors varies too, harmlessly
                     path = caller.path if caller else None
+                    where = (f"from {caller.name}()'s parameter `{site.forwarded[key]}`, which changes from call to "
+                             f"call" if key in passed_on and caller else "that changes on every iteration")
                     yield fid, Hit(self.code, site.line, site.col, site.line, site.col + len(site.callee),
-                                   f"{site.callee}() gets a Python value for `{name}` that changes on every "
-                                   f"iteration: each new value traces a new graph; pass tf.constant({name})",
+                                   f"{site.callee}() gets a Python value for `{name}` {where}: each new value "
+                                   f"traces a new graph; pass tf.constant({name})",
                                    path=path or _module_path(project, fid))
                     break
 

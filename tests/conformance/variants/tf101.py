@@ -306,4 +306,36 @@ VARIANTS = [
         """, tf="same", real=True,
       note="a flag chosen per epoch between two constants takes two values: two traces in all "
            "(heldout37: a graph network's freeze flag, TF101 judged wrong, run)"),
+    V("parameter-passed-on-from-a-loop-over-units", """
+        import tensorflow as tf
+
+        @tf.function
+        def ascent_step(image, unit):
+            with tf.GradientTape() as tape:
+                tape.watch(image)
+                loss = tf.reduce_mean(image[..., unit % 3])
+            return image + 0.1 * tape.gradient(loss, image)
+
+        def visualize(unit):
+            image = tf.ones([1, 4, 4, 3])
+            for _ in range(3):
+                image = ascent_step(image, unit)
+            return image
+
+        def main():
+            return [visualize(u) for u in range(8)]
+        """, tf="retraces", real=True,
+      note="the caller passes its own parameter on and is called once per unit: one trace per unit "
+           "(heldout37: an activation-maximization notebook)"),
+    V("three-values-in-a-comprehension", """
+        import tensorflow as tf
+
+        @tf.function
+        def scale(x, k):
+            return x * k
+
+        def main():
+            return [scale(tf.ones([2]), k) for k in range(3)]
+        """, tf="same", real=True,
+      note="three values, three traces: fewer than TensorFlow warns at"),
 ]
