@@ -1161,7 +1161,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         varying_names = loops.get(id(call))
         written = _written_calls(ctx, call) if varying_names is not None else None
         if varying_names and written is not None and written < tfapi.RETRACES_WARNED:
-            varying_names = frozenset()  # ``[step(x, k) for k in range(3)]``: three traces, no warning
+            varying_names = set()  # ``[step(x, k) for k in range(3)]``: three traces, no warning
         elif varying_names:
             varying_names = varying_names - _fed_back(ctx).get(id(call), frozenset())
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
@@ -1336,12 +1336,16 @@ def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:
     return total
 
 
-def _comprehensions_around(ctx: ScopeContext) -> dict[int, list[ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp]]:
+_Comprehension = ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+
+
+def _comprehensions_around(ctx: ScopeContext) -> dict[int, list[_Comprehension]]:
     """id(node) -> the comprehensions of this scope whose element it is part of."""
-    def build() -> dict[int, list]:
-        out: dict[int, list] = {}
+    def build() -> dict[int, list[_Comprehension]]:
+        out: dict[int, list[_Comprehension]] = {}
         for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
-            parts = [comp.elt] if not isinstance(comp, ast.DictComp) else [comp.key, comp.value]
+            assert isinstance(comp, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
+            parts = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]
             for part in parts:
                 for n in ast.walk(part):
                     out.setdefault(id(n), []).append(comp)
