@@ -286,3 +286,16 @@ def test_a_compiled_loss_deciding_on_its_python_weight_is_graph_code_already(tmp
     program = COMPILED_LOSS.replace("if extra > 0:", "if weight > 0:")
     found = verdicts(tmp_path, {"train.py": program})
     assert found["joint_loss.<locals>.loss"] is Verdict.LEAVE_EAGER
+
+
+def test_a_condition_on_another_loss_factorys_loss_is_a_tensor_condition(tmp_path: Path) -> None:
+    """``extra = shape_loss(2.0)(gt, pr)``: the loss another factory of the module returns, called,
+    is a tensor, and ``if extra > 0`` raises under fit (TensorFlow 2.21;
+    tests/conformance/variants/tf304.py). heldout32: the same library's joint losses condition on
+    its shape loss this way; found twenty-second session."""
+    shape_loss = ("def shape_loss(scale):\n        def loss(gt, pr):\n"
+                  "            return tf.reduce_mean(tf.abs(gt - pr) * scale)\n        return loss\n\n\n    ")
+    program = COMPILED_LOSS.replace("def joint_loss(", shape_loss + "def joint_loss(").replace(
+        "extra = tf.reduce_mean(tf.abs(gt - pr))", "extra = shape_loss(2.0)(gt, pr)")
+    found = verdicts(tmp_path, {"train.py": program})
+    assert found["joint_loss.<locals>.loss"] is Verdict.FIX_FIRST

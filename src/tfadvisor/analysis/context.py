@@ -319,6 +319,10 @@ class ScopeContext:
         return ("unknown", ())
 
     def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
+        maker = call.func.func if isinstance(call.func, ast.Call) else None
+        if (isinstance(maker, ast.Name) and maker.id in self._tensor_function_makers and maker.id not in self.params
+                and maker.id not in self.env):
+            return ("tensor", ())  # ``custom_loss(h, w)(gt, pr)``: what a loss factory of this module returns, called
         name = self.call_name(call)
         if tfapi.is_tensor_op(name) or tfapi.creates_variable(name):
             return _tf_call_kind(name)  # type: ignore[arg-type]
@@ -421,6 +425,28 @@ class ScopeContext:
             return frozenset(scope.node.name for scope in root.children  # type: ignore[attr-defined]
                              if id(scope.node) in top and self._returns_ops(scope))
         return root.cached("tensor_returning", build)
+
+    @property
+    def _tensor_function_makers(self) -> frozenset[str]:
+        """Functions at this module's top level whose every ``return`` gives a def of their own
+        whose every ``return`` is an op's result (a loss factory: ``def custom_loss(h, w): def
+        loss(gt, pr): ... return tf.reduce_mean(e); return loss``): what they return gives a tensor."""
+        root = self.scope.root
+
+        def build() -> frozenset[str]:
+            top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
+            out = set()
+            for scope in root.children:
+                if id(scope.node) not in top or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                nested = {child.node.name: child for child in scope.children
+                          if isinstance(child.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+                returns = scope.nodes(ast.Return)
+                if returns and all(isinstance(r.value, ast.Name) and r.value.id in nested
+                                   and self._returns_ops(nested[r.value.id]) for r in returns):
+                    out.add(scope.node.name)
+            return frozenset(out)
+        return root.cached("tensor_function_makers", build)
 
     def _returns_ops(self, fn: Scope) -> bool:
         returns = fn.nodes(ast.Return)

@@ -419,4 +419,28 @@ VARIANTS = [
             return model(tf.ones([1, 2]))
         """, tf="same", real=True,
       note="the control: its own @tf.function converts the step with AutoGraph, inside fit too"),
+    V("python-if-on-another-factorys-loss-in-a-compiled-loss", """
+        import tensorflow as tf
+
+        def shape_loss(scale):
+            def loss(y_true, y_pred):
+                return tf.reduce_mean(tf.abs(y_true - y_pred) * scale)
+            return loss
+
+        def joint_loss(weight):
+            def loss(y_true, y_pred):
+                base = tf.reduce_mean(tf.square(y_true - y_pred))
+                extra = shape_loss(2.0)(y_true, y_pred)
+                if extra > 0:
+                    return base + weight * extra
+                return base
+            return loss
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss=joint_loss(0.3))
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True,
+      note="the condition is what another loss factory's loss returns: a tensor (heldout32: a segmentation loss, judged fix-first, run)"),
 ]
