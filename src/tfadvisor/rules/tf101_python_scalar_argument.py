@@ -48,6 +48,21 @@ def fit(w, epochs):
         w = decay(w, lr)  # TF101
     return w
 """,
+        """\
+import tensorflow as tf
+
+@tf.function
+def ascent_step(image, unit):
+    return image + tf.cast(unit, tf.float32)
+
+def visualize(unit):
+    image = tf.zeros([4])
+    for _ in range(100):
+        image = ascent_step(image, unit)  # TF101
+    return image
+
+images = [visualize(u) for u in range(64)]
+""",
     )
     good = (
         """\
@@ -69,6 +84,15 @@ def forward(x, training):
 
 for _ in range(100):
     forward(tf.ones([2]), True)
+""",
+        """\
+import tensorflow as tf
+
+@tf.function
+def scale(x, k):
+    return x * k
+
+outputs = [scale(tf.ones([2]), k) for k in range(3)]
 """,
     )
     scope = "decorated"
