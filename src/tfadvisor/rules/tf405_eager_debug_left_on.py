@@ -66,7 +66,9 @@ the process runs its Python code eagerly, call after call. It is handy to step t
 with a debugger, but left in committed code it silently removes every speed-up of graph mode (and
 hides graph-only errors until someone turns it off). Remove it, or guard it behind a debug flag
 (one under an `if`, in a function named for debugging, or turned off again after it is not
-reported). Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
+reported). While it stays on, what a graph would do to that file's tf.functions and Keras steps
+(a `print`, a `.numpy()`) is reported as notes, since TensorFlow runs them eagerly; what tf.data
+traces keeps its findings. Keras's twin is `model.compile(..., run_eagerly=True)` (or `model.run_eagerly = True`): `fit`,
 `evaluate` and `predict` then run `train_step` eagerly, batch after batch.
 That one is set per model and is often meant (a `train_step` with eager-only code, a lesson that
 shows eager execution), so `check` only notes it; `tfadvisor run` measures it on the program's own
