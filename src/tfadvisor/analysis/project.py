@@ -153,6 +153,12 @@ class Project:
         return [(m.path, line, made) for m in self.modules if not self.is_test_file(m.path)
                 for line, made in m.model_builds]
 
+    @cached_property
+    def observed_calls(self) -> list[tuple[str, int, str]]:
+        """Where code outside tests calls an instance on one observation, and its class."""
+        return [(m.path, line, made) for m in self.modules if not self.is_test_file(m.path)
+                for line, made in m.observed_calls]
+
     def is_test(self, fn: FunctionSummary) -> bool:
         """Test code, by where it is: a test file, or a method of a TestCase class (analysis/testcode.py).
         A file named like a test whose functions the workload calls is a module of the workload

@@ -263,6 +263,9 @@ class ModuleSummary:
     # ``model.build(shape)`` calls (a model's weights made before its first call): line, and the
     # class the model was made from when this scope says so (``model = Net()``), else None
     model_builds: list[tuple[int, str | None]] = field(default_factory=list)
+    # Calls of an instance on one observation (``critic(obs[None])``, ``self.policy(o.reshape(1, -1))``):
+    # line, and the class it was made from (a model first called so builds its weights for that shape)
+    observed_calls: list[tuple[int, str]] = field(default_factory=list)
     graph_compiles: int = 0
     # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
     # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.module import one_observation
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_keras_class_here, is_test_module, keras_base, module_scope
@@ -39,7 +40,8 @@ their own (they may make their weights in `__init__`, as a hand-written Dense do
 that the file defining it never makes: a program that builds it first
 (`model.build((None, 224, 224, 3))` before training) gives every weight its gradients, and where the
 program builds it is in another file (the advice keeps the decorator when a module of the same
-folder builds the model first). An eager first call on a batch of the training shape
+folder builds the model first, a model holding it builds it in its `__init__`, or a module calls it
+on one observation, `self.policy(o.reshape(1, -1))`). An eager first call on a batch of the training shape
 (`model(x_train[:32])`) is not enough: the decorated `call` traces it, the training call reuses that
 trace, and TensorFlow 2.21 gives no gradients afterwards. A first call on another shape (one
 observation, `model(obs[None])`, before batches of 64) is traced again for training, and there the
@@ -201,14 +203,21 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     root = module_scope(ctx.scope).node
     made = building = training = False
     in_classes = {id(n) for c in ast.walk(root) if isinstance(c, ast.ClassDef) for n in ast.walk(c)}
+    # ``self.head = Head()`` in the model holding it: ``self.head.build(shape)`` builds this class
+    held = {t.attr for node in ast.walk(root) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", None) == cls
+            for t in node.targets if isinstance(t, ast.Attribute) and getattr(t.value, "id", None) == "self"}
     for node in ast.walk(root):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         made = made or (name == cls and id(node) not in in_classes)
-        building = building or (name == "build" and bool(node.args) and isinstance(func, ast.Attribute)
-                                and isinstance(func.value, ast.Name) and func.value.id != "self")
+        if name == "build" and (node.args or node.keywords) and isinstance(func, ast.Attribute):
+            receiver = func.value
+            building = building or (isinstance(receiver, ast.Name) and receiver.id != "self") or (
+                isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self"
+                and receiver.attr in held)
         training = training or name in _TRAINING
     return made, made and (building or not training)
 
@@ -221,23 +230,7 @@ def _called_on_one_observation(ctx: ScopeContext, cls: str) -> bool:
                  and (getattr(node.value.func, "id", None) or getattr(node.value.func, "attr", None)) == cls
                  for t in node.targets if isinstance(t, ast.Name)}
     return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in instances
-               and node.args and _one_observation(ctx, node.args[0]) for node in ast.walk(root))
-
-
-def _one_observation(ctx: ScopeContext, arg: ast.expr) -> bool:
-    if isinstance(arg, ast.Subscript):  # ``obs[None]``, ``obs[None, :]``, ``obs[np.newaxis]``
-        first = arg.slice.elts[0] if isinstance(arg.slice, ast.Tuple) and arg.slice.elts else arg.slice
-        return (isinstance(first, ast.Constant) and first.value is None) or (
-            isinstance(first, ast.Attribute) and first.attr == "newaxis")
-    if not isinstance(arg, ast.Call):
-        return False
-    name = (ctx.resolve(arg.func) or "").rsplit(".", 1)[-1]
-    if name == "expand_dims":
-        axis = arg.args[1] if len(arg.args) > 1 else next((k.value for k in arg.keywords if k.arg == "axis"), None)
-        return isinstance(axis, ast.Constant) and axis.value == 0
-    shape = arg.args[0] if arg.args else next((k.value for k in arg.keywords if k.arg == "shape"), None)
-    return (name in ("ones", "zeros", "normal", "uniform") and isinstance(shape, (ast.List, ast.Tuple))
-            and bool(shape.elts) and isinstance(shape.elts[0], ast.Constant) and shape.elts[0].value == 1)
+               and node.args and one_observation(ctx.resolve, node.args[0]) for node in ast.walk(root))
 
 
 def _model_with_own_build(ctx: ScopeContext, cls: ast.ClassDef) -> bool:

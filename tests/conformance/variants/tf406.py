@@ -414,4 +414,22 @@ VARIANTS = [
         """ + _LOOP.format(model="Net()"), tf="same", real=True,
       note="the direct self.call(sample) in __init__ makes the weights past Keras's __call__; training's "
            "model(x) then gets their gradients (heldout31: an A2C/PPO model)"),
+    V("sublayer-built-in-its-holders-init", _CRITIC + """
+
+        class Detector(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.head = Critic()
+                self.head.build(input_shape=(None, 3))
+
+            def call(self, x):
+                return self.head(x)
+        """ + _LOOP.format(model="Detector()"), tf="same", real=True,
+      note="the model holding the head builds it before any call: its weights exist before the trace "
+           "(heldout31: a Faster R-CNN's tail and backbone, judged keep)"),
+    V("agent-acting-on-one-observation-reshaped", _CRITIC + """
+        critic(tf.constant([0.1, 0.2, 0.3]).numpy().reshape(1, -1))
+        """ + _LOOP.format(model="critic"), tf="unrolled", real=True,
+      note="``o.reshape(1, -1)``: a first call on one observation; training's batches trace again and "
+           "get their gradients (heldout31: a PPO actor-critic acting per environment step)"),
 ]
