@@ -443,4 +443,34 @@ VARIANTS = [
             return model(tf.ones([1, 2]))
         """, tf="raises", real=True,
       note="the condition is what another loss factory's loss returns: a tensor (heldout32: a segmentation loss, judged fix-first, run)"),
+    V("python-if-in-a-metric-result-called-through-the-metric", """
+        import tensorflow as tf
+
+        class Perplexity(tf.keras.metrics.Metric):
+            def __init__(self):
+                super().__init__(name="perplexity")
+                self.total = self.add_weight(name="total", initializer="zeros")
+                self.count = self.add_weight(name="count", initializer="zeros")
+
+            def update_state(self, y_true, y_pred, sample_weight=None):
+                self.total.assign_add(tf.reduce_sum(y_pred))
+                self.count.assign_add(1.0)
+
+            def result(self):
+                if self.count == 0:
+                    return tf.constant(0.0)
+                return self.total / self.count
+
+        perplexity = Perplexity()
+
+        @tf.function
+        def eval_step(y_true, y_pred):
+            return perplexity(y_true, y_pred)
+
+        def main():
+            return [eval_step(tf.ones([2]), tf.ones([2]) * k) for k in range(2)]
+        """, tf="raises", real=True,
+      note="a known miss: Keras 3's Metric.__call__ runs result() without AutoGraph, inside a tf.function "
+           "too (called as perplexity.result() the tf.function converts it); the rule does not yet follow "
+           "an instance call into update_state and result (heldout31: a transformer's perplexity metric)"),
 ]
