@@ -377,11 +377,9 @@ class ScopeContext:
         root = self.scope.root
 
         def build() -> frozenset[str]:
-            body = root.node.body  # type: ignore[attr-defined]
-            top = {id(node) for node in body}
-            makers = frozenset(scope.node.name for scope in root.children  # type: ignore[attr-defined]
-                               if id(scope.node) in top and self._returns_dataset(scope))
-            bound = _bindings(body)
+            makers = frozenset(scope.node.name for scope in _top_level_functions(root)  # type: ignore[attr-defined]
+                               if self._returns_dataset(scope))
+            bound = _bindings(root.node.body)  # type: ignore[attr-defined]
             return frozenset(name for name in bound if self._only_datasets(name, bound, makers))
         return root.cached("module_datasets", build)
 
@@ -421,9 +419,8 @@ class ScopeContext:
         root = self.scope.root
 
         def build() -> frozenset[str]:
-            top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
-            return frozenset(scope.node.name for scope in root.children  # type: ignore[attr-defined]
-                             if id(scope.node) in top and self._returns_ops(scope))
+            return frozenset(scope.node.name for scope in _top_level_functions(root)  # type: ignore[attr-defined]
+                             if self._returns_ops(scope))
         return root.cached("tensor_returning", build)
 
     @property
@@ -434,17 +431,14 @@ class ScopeContext:
         root = self.scope.root
 
         def build() -> frozenset[str]:
-            top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
             out = set()
-            for scope in root.children:
-                if id(scope.node) not in top or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
+            for scope in _top_level_functions(root):
                 nested = {child.node.name: child for child in scope.children
                           if isinstance(child.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 returns = scope.nodes(ast.Return)
                 if returns and all(isinstance(r.value, ast.Name) and r.value.id in nested
                                    and self._returns_ops(nested[r.value.id]) for r in returns):
-                    out.add(scope.node.name)
+                    out.add(scope.node.name)  # type: ignore[attr-defined]
             return frozenset(out)
         return root.cached("tensor_function_makers", build)
 
@@ -684,3 +678,10 @@ def _tests_tensor(ctx: ScopeContext, test: ast.AST, name: str) -> bool:
     if called == "hasattr" and len(test.args) == 2:
         return isinstance(test.args[1], ast.Constant) and test.args[1].value == "numpy"
     return called == "tensorflow.is_tensor"
+
+
+def _top_level_functions(root: Scope) -> list[Scope]:
+    """The scopes of the functions the module's body defines (not methods, not nested defs)."""
+    top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
+    return [scope for scope in root.children
+            if id(scope.node) in top and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))]

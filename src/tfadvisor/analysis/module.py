@@ -84,13 +84,12 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     overridden = {f.node.name for f in functions if f.cls is not None and f.node.name in _KERAS_DRIVERS}  # type: ignore[attr-defined]
     drivers = _KERAS_DRIVERS - overridden
     keras_classes = {c.qualname for c in summary.classes if c.keras}
-    made_on_self = _made_on_self(functions)
     for scope, call in ((s, c) for s in (module_scope, *functions) for c in s.nodes(ast.Call)):
         if call.args and (isinstance(call.func, ast.Name) or _self_attribute(call.func)) \
                 and one_observation(imports.resolve, call.args[0]):
             # ``self.actor_critic(o.reshape(1, -1))``: an instance first called on one observation
             made = _made_from(scope, call.func, call.lineno) or (
-                made_on_self.get((scope.cls.qualname, call.func.attr))  # type: ignore[attr-defined]
+                made_on_self(module_scope).get((scope.cls.qualname, call.func.attr))  # type: ignore[attr-defined]
                 if scope.cls is not None and _self_attribute(call.func) else None)
             if made is not None:
                 summary.observed_calls.append((call.lineno, made))
@@ -223,44 +222,49 @@ def _builds_a_model(call: ast.Call) -> bool:
 def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
     """The class a name (or ``self.<name>``) was last made from before ``line`` in this scope
     (``layer = Dense2(8)``, ``self.tail = Tail(n)``: ``Dense2``, ``Tail``), or None when that is not
-    written here (a parameter, an attribute set elsewhere)."""
+    written here (a parameter, an attribute set in another method: ``made_on_self`` knows those)."""
     if not (isinstance(receiver, ast.Name) or _self_attribute(receiver)):
         return None
     made = None
     last = 0
     for node in scope.nodes(ast.Assign):
         if (last < node.lineno < line and isinstance(node.value, ast.Call)
-                and any(_same_place(t, receiver) for t in node.targets)):
-            func = node.value.func
-            last, made = node.lineno, func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                and any(ast.unparse(t) == ast.unparse(receiver) for t in node.targets)):
+            last, made = node.lineno, _class_called(node.value)
     return made
 
 
-def _made_on_self(functions: list[Scope]) -> dict[tuple[str, str], str]:
-    """(class, attribute) -> the class its methods make it from (``self.policy = Policy(...)``)."""
-    out: dict[tuple[str, str], str] = {}
-    for scope in functions:
-        if scope.cls is None:
-            continue
-        for node in scope.nodes(ast.Assign):
-            if isinstance(node.value, ast.Call):
-                func = node.value.func
-                made = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+def made_on_self(root: Scope) -> dict[tuple[str, str], str]:
+    """(class, attribute) -> the class the class's methods first make it from (``self.policy =
+    Policy(...)``), for the whole module (TF406 asks it too)."""
+    def build() -> dict[tuple[str, str], str]:
+        out: dict[tuple[str, str], str] = {}
+        scopes, stack = [], [root]
+        while stack:
+            scope = stack.pop()
+            stack.extend(scope.children)
+            if scope.cls is not None:
+                scopes.append(scope)
+        for scope in sorted(scopes, key=lambda s: getattr(s.node, "lineno", 0)):
+            for node in scope.nodes(ast.Assign):
+                made = _class_called(node.value)
                 for target in node.targets:
                     if made and _self_attribute(target):
-                        out.setdefault((scope.cls.qualname, target.attr), made)  # type: ignore[attr-defined]
-    return out
+                        out.setdefault((scope.cls.qualname, target.attr), made)  # type: ignore[union-attr,attr-defined]
+        return out
+    return root.cached("made_on_self", build)
+
+
+def _class_called(value: ast.expr) -> str | None:
+    """``Dense2(8)``, ``layers.Dense(8)``: the (last part of the) name called."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
 
 
 def _self_attribute(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
-
-
-def _same_place(target: ast.expr, receiver: ast.expr) -> bool:
-    """``layer`` and ``layer``, ``self.tail`` and ``self.tail`` (stored to, then read)."""
-    if isinstance(target, ast.Name) and isinstance(receiver, ast.Name):
-        return target.id == receiver.id
-    return _self_attribute(target) and _self_attribute(receiver) and target.attr == receiver.attr  # type: ignore[attr-defined]
 
 
 def _run_when_debugging(node: ast.If) -> list[ast.stmt]:
@@ -1658,7 +1662,8 @@ def _cycles(node: ast.AST) -> bool:
     if not isinstance(node, ast.BinOp):
         return False
     cycled = {id(n) for mod in ast.walk(node) if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod)
-              and isinstance(mod.right, ast.Constant) and type(mod.right.value) is int and 1 < mod.right.value < 5
+              and isinstance(mod.right, ast.Constant) and type(mod.right.value) is int
+              and 1 < mod.right.value < tfapi.RETRACES_WARNED
               for n in ast.walk(mod.left)}
     names = [n for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript))]
     return bool(cycled) and all(id(n) in cycled for n in names)
@@ -1753,9 +1758,6 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
     return out
 
 
-__all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
-
-
 # Calls that hand back their first argument as a tensor or array: ``tf.constant(o.reshape(1, -1))``.
 _CONVERTERS = frozenset({"constant", "convert_to_tensor", "array", "asarray", "float32"})
 
@@ -1795,3 +1797,7 @@ def _module_call(resolve: Callable[[ast.AST], str | None], func: ast.Attribute) 
 def _leads_with_one(shape: ast.expr) -> bool:
     first = shape.elts[0] if isinstance(shape, (ast.List, ast.Tuple)) and shape.elts else shape
     return isinstance(first, ast.Constant) and type(first.value) is int and first.value == 1
+
+
+__all__ = ["summarize", "parse_suppressions", "ClassInfo", "Hit"]
+

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.module import one_observation
+from tfadvisor.analysis.module import made_on_self, one_observation
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_keras_class_here, is_test_module, keras_base, module_scope
@@ -204,9 +204,7 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     made = building = training = False
     in_classes = {id(n) for c in ast.walk(root) if isinstance(c, ast.ClassDef) for n in ast.walk(c)}
     # ``self.head = Head()`` in the model holding it: ``self.head.build(shape)`` builds this class
-    held = {t.attr for node in ast.walk(root) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-            and getattr(node.value.func, "id", None) == cls
-            for t in node.targets if isinstance(t, ast.Attribute) and getattr(t.value, "id", None) == "self"}
+    held = {attr for (_, attr), made in made_on_self(module_scope(ctx.scope)).items() if made == cls}
     for node in ast.walk(root):
         if not isinstance(node, ast.Call):
             continue
