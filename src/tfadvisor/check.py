@@ -426,6 +426,8 @@ def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: boo
     code runs as a graph (``note`` says when: decorated as advised, graph mode back on), is never
     more than info."""
     message = hit.message + (" (speculative)" if speculative and "speculative" not in hit.message else "")
+    if hit.unconverted_only and linked is not None and linked.unconverted is not None:
+        message += f" (it runs without AutoGraph through {linked.unconverted})"
     if note:
         message += f" ({note})"
     severity = Severity.INFO if (speculative or note) and rule.scope != "advice" else rule.severity

@@ -89,7 +89,10 @@ def _real_hits(project: Project, fid: str, linked: Linked, by_code: dict[str, ty
 
 
 def speculative(hit: Hit, linked: Linked) -> bool | None:
-    """None if the hit is not real (it needs a parameter that is a Python value), else speculative?"""
+    """None if the hit is not real (it needs a parameter that is a Python value, or to run without
+    AutoGraph where the function does not), else speculative?"""
+    if hit.unconverted_only and linked.unconverted is None:
+        return None
     if not hit.depends_on:
         return hit.speculative
     if any(p.startswith("#") for p in hit.depends_on):
@@ -117,7 +120,12 @@ def decorated_callee(project: Project, caller: FunctionSummary | None, module: s
                      path: str | None = None) -> str | None:
     """The id of the tf.function a hit with ``callee`` is about, or None if the hit does not stand."""
     target = project.resolve(caller, module, hit.callee or "", hit.line, path)
-    return target.id if target is not None and project.functions[target.id].decorated else None
+    if target is None:
+        return None
+    linked = project.functions[target.id]
+    # ``NN(x)`` where only ``NN_func = tf.function(NN)`` is a tf.function: the Python function runs
+    plain = linked.wrapped_as and linked.custom_decorated is None and (hit.callee or "").rsplit(".", 1)[-1] == target.name
+    return target.id if linked.decorated and not plain else None
 
 
 def silenced(table: dict[int, frozenset[str] | None], rule: str, lines: tuple[int, ...]) -> bool:

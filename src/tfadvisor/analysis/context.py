@@ -27,7 +27,8 @@ _TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder
 class ScopeContext:
     def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
                  layer_attrs: frozenset[str] = frozenset(), container_attrs: frozenset[str] = frozenset(),
-                 module_containers: frozenset[str] = frozenset(), module_models: frozenset[str] = frozenset()) -> None:
+                 module_containers: frozenset[str] = frozenset(), module_models: frozenset[str] = frozenset(),
+                 variable_attrs: frozenset[str] = frozenset()) -> None:
         self.scope = scope
         self.imports = imports
         self.params = {p.name: p for p in params}
@@ -35,6 +36,7 @@ class ScopeContext:
         self.container_attrs = container_attrs  # self.<attr> assigned a Python list/dict/set in the class
         self.module_containers = module_containers  # module-level names bound to a Python container
         self.module_models = module_models  # module-level names bound to a Keras model, layer, loss or metric
+        self.variable_attrs = variable_attrs  # self.<attr> bound only to variables in the class (add_weight)
         self.env: dict[str, tuple[Kind, tuple[str, ...]]] = {}
         self._call_names: dict[int, str | None] = {}
         self.sources: dict[str, str] = {}  # name -> the call whose result it holds (unknown kind)
@@ -310,6 +312,8 @@ class ScopeContext:
             base = self.kind_deps(node.value)
             if node.attr == "T" and base[0] == "tensor":
                 return base
+            if node.attr in self.variable_attrs and isinstance(node.value, ast.Name) and node.value.id == "self":
+                return ("tensor", ())  # ``self.count`` made by ``self.add_weight(...)``: a variable
             return ("unknown", ())
         if isinstance(node, ast.IfExp):
             return _join(self.kind_deps(node.body), self.kind_deps(node.orelse))

@@ -48,18 +48,21 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     """Facts and rule hits for every function of one parsed module."""
     imports = ImportMap(module, is_package)
     module_scope, functions, classes = index_scopes(tree)
+    keras2 = False
     for scope in (module_scope, *functions):
         for node in scope.nodes(ast.Import, ast.ImportFrom):
             imports.add(node)  # type: ignore[arg-type]
+            keras2 = keras2 or _imports_keras2(node)  # type: ignore[arg-type]
     for scope in (module_scope, *functions):
         _add_api_aliases(scope, imports)
 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
                             lines=text.count("\n") + 1, other_framework=_other_framework(imports),
-                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules,
+                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules, keras2=keras2,
                             reexports={name: full for name, full in imports.names.items()
                                        if is_package and "." in full and not full.startswith(LIBRARY_ROOTS)})
     layer_attrs = _layer_attributes(functions, imports)
+    variable_attrs = _variable_attributes(functions, imports)
     container_attrs = state.container_attributes(functions)
     module_containers = state.module_containers(module_scope)
     module_models = _module_models(module_scope, imports)
@@ -132,7 +135,8 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         fn.script_only = id(scope.node) in script_only
         owner = _class_of(scope) or ""
         ctx = ScopeContext(scope, imports, fn.params, layer_attrs.get(owner, frozenset()),
-                           container_attrs.get(owner, frozenset()), module_containers, module_models)
+                           container_attrs.get(owner, frozenset()), module_containers, module_models,
+                           variable_attrs.get(owner, frozenset()))
         _fill_facts(fn, ctx)
         fn.decorator_disabled, fn.disabled_because = _decorator_disabled(scope.node, source_lines)  # type: ignore[arg-type]
         refs = references.scan(ctx)
@@ -330,6 +334,13 @@ def _keras_compile(call: ast.Call) -> bool:
     return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))
 
 
+def _imports_keras2(node: ast.Import | ast.ImportFrom) -> bool:
+    """``import tf_keras`` (or from it): Keras 2, whose canonical names say ``keras`` like Keras 3's."""
+    if isinstance(node, ast.Import):
+        return any(alias.name.split(".", 1)[0] == "tf_keras" for alias in node.names)
+    return bool(node.module) and not node.level and node.module.split(".", 1)[0] == "tf_keras"  # type: ignore[union-attr]
+
+
 def _other_framework(imports: ImportMap) -> str | None:
     """The deep-learning framework a module uses when it is not TensorFlow (PyTorch in a repository
     that has both): its functions are not tfadvisor's to advise on."""
@@ -446,6 +457,27 @@ def _layer_attributes(functions: list[Scope], imports: ImportMap) -> dict[str | 
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
                     out.setdefault(scope.cls.qualname, set()).add(target.attr)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _variable_attributes(functions: list[Scope], imports: ImportMap) -> dict[str, frozenset[str]]:
+    """Per class: attributes every assignment of which in the class makes a variable
+    (``self.count = self.add_weight(...)``, ``tf.Variable(0.0)``): tensors wherever they are read."""
+    made: dict[str, set[str]] = {}
+    other: dict[str, set[str]] = {}
+    for scope in functions:
+        if scope.cls is None:
+            continue
+        for node in scope.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            value = node.value  # type: ignore[attr-defined]
+            name = imports.resolve(value.func) if isinstance(value, ast.Call) else None
+            variable = (not isinstance(node, ast.AugAssign) and name is not None
+                        and ((tfapi.creates_variable(name) and not tfapi.is_tf1_optimizer(name))
+                             or name.startswith("self.add_weight")))
+            for target in targets:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                    (made if variable else other).setdefault(scope.cls.qualname, set()).add(target.attr)
+    return {cls: frozenset(attrs - other.get(cls, set())) for cls, attrs in made.items()}
 
 
 def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap) -> tuple[bool, dict[str, str]]:
@@ -1726,10 +1758,10 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
     return out
 
 
-def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
+def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str], str | None]]:
     """``tf.function(g)`` applied to a name: ``step = tf.function(step)``, ``tf.function(g)(x)``,
     ``tf.function(input_signature=spec)(self._step)``, ``tf.function(func=self._call, ...)``
-    (heldout31: a graph library's run step and layer call)."""
+    (heldout31: a graph library's run step and layer call), with the other name it is bound to."""
     out = []
     for call in ctx.scope.nodes(ast.Call):
         options_call = call
@@ -1754,8 +1786,21 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str]]]:
             if scope_prefix and "." not in name and any(
                     c.qualname == scope_prefix + name for c in ctx.scope.children):
                 name = scope_prefix + name
-            out.append((name, call.lineno, options))
+            out.append((name, call.lineno, options, _bound_elsewhere(ctx, call, target)))
     return out
+
+
+def _bound_elsewhere(ctx: ScopeContext, call: ast.Call, target: ast.expr) -> str | None:
+    """The name ``g_graph = tf.function(g)`` binds the tf.function to, when it is not ``g``'s own:
+    a call of ``g`` itself still runs the Python function (heldout38: ``NN_func = tf.function(NN)``,
+    and ``NN(...)`` called eagerly elsewhere, judged to trace nothing)."""
+    parent = ctx.parent(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
+        return None
+    bound = parent.targets[0]
+    own = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else None
+    name = bound.attr if isinstance(bound, ast.Attribute) else bound.id if isinstance(bound, ast.Name) else None
+    return name if name is not None and own is not None and name != own else None
 
 
 # Calls that hand back their first argument as a tensor or array: ``tf.constant(o.reshape(1, -1))``.

@@ -77,6 +77,8 @@ class Linked:
     recursive: bool = False
     wrapped: bool = False  # made a tf.function by ``tf.function(f)`` somewhere
     wrap_options: dict[str, str] = field(default_factory=dict)
+    # Bound to other names only (``NN_func = tf.function(NN)``): a call of its own name is Python
+    wrapped_as: set[str] | None = None
     custom_decorated: str | None = None  # the project's (or a configured) tf.function wrapper
     graph_reason: str | None = None  # why it runs as a graph without a decorator of its own
     needs_graph: list[str] = field(default_factory=list)  # why it must stay a tf.function
@@ -86,10 +88,19 @@ class Linked:
     framework: str | None = None  # "keras" / "framework": a method such a framework calls for you
     repeated: bool = False  # a call site runs it many times (in a loop, or from such a function)
     opaque: int = 0  # calls whose target the analysis could not see (itself and its callees)
+    # The function through which it runs without AutoGraph when traced (a Keras layer's ``call``, a
+    # model's step, a metric Keras's ``__call__`` runs, a tf.function with ``autograph=False``)
+    unconverted: str | None = None
 
     @property
     def decorated(self) -> bool:
         return self.fn.decorated or self.wrapped or self.custom_decorated is not None
+
+    def calls_the_graph(self, site: CallSite) -> bool:
+        """Whether this call site runs the tf.function, not the Python function it wraps under
+        another name (``NN(x)`` where only ``NN_func = tf.function(NN)`` is one)."""
+        return not (self.wrapped_as and self.custom_decorated is None
+                    and site.callee.rsplit(".", 1)[-1] == self.fn.name)
 
 
 class Project:
@@ -145,6 +156,18 @@ class Project:
         own = {fn.name for mod in self.modules for fn in mod.functions
                if fn.class_qualname is not None and not self.is_test_file(mod.path)}
         return {m.module for m in self.modules if m.driver_calls - own}
+
+    @cached_property
+    def made_where_fitted(self) -> set[tuple[str, str]]:
+        """Classes of the project a module that runs Keras's loops makes (``model = Net()`` in a
+        train script, the class in another module): Keras traces their ``call`` there."""
+        made: set[tuple[str, str]] = set()
+        for module in self.keras_driven_modules:
+            for site in self._module_sites(module):
+                found = self._class(module, site.callee)
+                if found is not None:
+                    made.add(found)
+        return made
 
     @cached_property
     def model_builds(self) -> list[tuple[str, int, str | None]]:
@@ -333,6 +356,18 @@ class Project:
             found = self.method(module, class_qualname, "call")
         return found
 
+    def called_methods(self, module: str, class_qualname: str) -> list[FunctionSummary]:
+        """Every method of the project calling an object of the class runs: ``called_method``, or
+        for a Keras metric its ``update_state`` and ``result`` (Keras's ``Metric.__call__`` runs
+        both, without AutoGraph: TensorFlow 2.21, tests/conformance/variants/tf304.py)."""
+        found = self.called_method(module, class_qualname)
+        if found is not None:
+            return [found]
+        if not graph_context.is_keras_class(self.class_bases(module, class_qualname)):
+            return []
+        return [m for name in sorted(graph_context.KERAS_METRIC_METHODS)
+                if (m := self.method(module, class_qualname, name)) is not None]
+
     def _class(self, module: str, name: str, near: str | None = None) -> tuple[str, str] | None:
         if name in self._classes.get(module, {}):
             return module, name
@@ -441,12 +476,11 @@ class Project:
         pending: list[tuple[Linked, CallSite]] = []
         for linked, site in self._receiver_sites:
             fn = linked.fn
-            targets = []
+            targets: list[FunctionSummary] = []
             for module, qualname in self.values.called_classes(site.receiver, fn, fn.module):  # type: ignore[arg-type]
-                found = (self.called_method(module, qualname) if site.calls_object
-                         else self.method(module, qualname, site.callee.rsplit(".", 1)[1]))
-                if found is not None and found.id != fn.id and found not in targets:
-                    targets.append(found)
+                found = (self.called_methods(module, qualname) if site.calls_object
+                         else [self.method(module, qualname, site.callee.rsplit(".", 1)[1])])
+                targets.extend(f for f in found if f is not None and f.id != fn.id and f not in targets)
             if targets:
                 site.on_instance = True
                 for target in targets:  # each class's method: the call reaches one of them
@@ -564,14 +598,19 @@ class Project:
                         # ``model.cell(x)`` on an object of unknown class: some method named
                         # ``cell`` may have callers we cannot see.
                         self._unresolved_sites.setdefault(site.callee.rsplit(".", 1)[1], set()).add(id(site))
-            for name, line, options in mod.wrapped:
+            for name, line, options, alias in mod.wrapped:
                 target = self.resolve(None, mod.module, name, line, mod.path) or self._wrapped_method(mod, name)
                 # a test that wraps library code to trace it does not make the library's function a
                 # tf.function (it stays as written for its users); by name, as the calls that make a
                 # test-named file the workload's (is_test_file) are not linked yet
                 if target is not None and not (is_test_path(mod.path) and not is_test_path(target.path)):
                     linked = self.functions[target.id]
+                    first = not linked.wrapped
                     linked.wrapped, linked.wrap_options = True, options
+                    if alias is None or linked.fn.decorated:
+                        linked.wrapped_as = None  # the function's own name is the tf.function
+                    elif first or linked.wrapped_as is not None:
+                        linked.wrapped_as = (linked.wrapped_as or set()) | {alias}
         self._link_passed_functions()
         self._mark_custom_decorators()
         self._mark_handed_and_exported()
@@ -580,6 +619,7 @@ class Project:
         self._infer_params()
         self._find_recursion()
         self.graph_roots = self._graph_context()
+        self._mark_unconverted()
         self._unmark_varying_inside_graphs()
         self._mark_repeated()
         self._mark_opaque()
@@ -794,6 +834,12 @@ class Project:
         return any(site.callee.endswith("." + name) and not site.callee.startswith(("self.", "super", "cls."))
                    for site in self._module_sites(module))
 
+    def handed_on(self, module: str, name: str) -> bool:
+        """Some call of ``module`` is handed the function ``name`` as an argument (``study.optimize(
+        objective)``, ``train(step_fn=step)``): someone runs it, whoever calls it."""
+        return any(named == name or named.endswith("." + name)
+                   for site in self._module_sites(module) for named in site.functions.values())
+
     def _module_sites(self, module: str) -> list[CallSite]:
         """Every call site of a module: its top level's and its functions' (made once per module)."""
         sites = self._sites_by_module.get(module)
@@ -892,7 +938,8 @@ class Project:
                  or (x.framework == "keras" and x.fn.name in graph_context.KERAS_TRACED_METHODS and not eager_keras
                      and x.fn.module not in eager_modules and traced_by_keras(x))
                  # a layer's call in a program that fits or predicts: Keras traces it there
-                 or (x.framework == "keras" and x.fn.name == "call" and x.fn.module in driven and traced_by_keras(x))
+                 or (x.framework == "keras" and x.fn.name == "call" and traced_by_keras(x)
+                     and (x.fn.module in driven or (x.fn.module, x.fn.class_qualname or "") in self.made_where_fitted))
                  # a metric that a fitting module uses: its compiled step traces update_state/result
                  or (x.framework == "keras" and x.fn.name in graph_context.KERAS_METRIC_METHODS
                      and self._used_where_fitted(x, driven))]
@@ -920,6 +967,41 @@ class Project:
             else:
                 linked.graph_reason = f"called from graph code ({origin.fn.qualname})"
         return graph
+
+    def _mark_unconverted(self) -> None:
+        """What runs without AutoGraph when traced, and through which function: code Keras 3 traces
+        itself (a layer's ``call``, a model's step, a compiled metric's methods or one an instance
+        call runs through Keras's ``__call__``) and a tf.function with ``autograph=False``, with
+        everything they call short of another tf.function (which converts its own body). There a
+        Python ``if`` on a tensor raises (TensorFlow 2.21: a layer's helper method, a metric's
+        ``result`` called through the metric; tests/conformance/variants/tf304.py)."""
+        keras2 = {m.module for m in self.modules if m.keras2}
+        through_call = {target.id for linked in self.functions.values() for site, target in linked.callees
+                        if site.calls_object and target.name in graph_context.KERAS_METRIC_METHODS}
+
+        def root(fid: str, x: Linked) -> bool:
+            if x.decorated:
+                options = {**x.fn.decorator_options, **x.wrap_options}
+                return options.get("autograph") == "False"
+            if x.framework != "keras" or x.fn.module in keras2:
+                return False
+            if x.fn.name == "call" or x.fn.name in graph_context.KERAS_STEP_METHODS:
+                return True
+            return x.fn.name in graph_context.KERAS_METRIC_METHODS and (
+                self.graph_roots.get(fid) == fid or fid in through_call)
+
+        roots = [fid for fid, x in self.functions.items() if fid in self.graph_roots and root(fid, x)]
+        queue = deque(roots)
+        for fid in roots:
+            self.functions[fid].unconverted = self.functions[fid].fn.qualname
+        while queue:
+            current = self.functions[queue.popleft()]
+            for site, target in (*current.callees, *self.dispatched.get(current.fn.id, ())):
+                reached = self.functions[target.id]
+                if site.guarded or reached.unconverted is not None or reached.decorated:
+                    continue
+                reached.unconverted = current.unconverted
+                queue.append(target.id)
 
     def _mark_repeated(self) -> None:
         """Whether some call site runs a function many times: in a loop, or from such a function."""
@@ -1012,7 +1094,7 @@ class Project:
                         kind = values.to_kind(rich)
                         if kind in ("tensor", "primitive"):
                             seen.setdefault((linked.fn.id, pname), set()).add(kind)
-                        if kind == "primitive" and not facts.varying and (
+                        if kind == "primitive" and not facts.varying and linked.calls_the_graph(site) and (
                                 key in site.varying or self.forwards_varying(caller, site, key)):
                             facts.varying, changed = True, True
                         known = kind in ("tensor", "primitive") or (finer and facts.kind == "unknown")

@@ -54,6 +54,10 @@ class Hit:
     # resolves it, keeps the hit only if that function is a tf.function, and counts it as a hazard
     # of that function rather than of the caller.
     callee: str | None = None
+    # Set when the hit stands only where the function runs without AutoGraph: called from code
+    # Keras 3 traces itself (a layer's ``call``, a model's step, a metric run through its
+    # ``__call__``) or from a tf.function with ``autograph=False`` (project.py, ``unconverted``).
+    unconverted_only: bool = False
 
 
 @pickled_by_position
@@ -231,7 +235,9 @@ class ModuleSummary:
     classes: list[ClassSummary] = field(default_factory=list)
     module_calls: list[CallSite] = field(default_factory=list)  # calls made by top-level code
     steps_env: bool = False  # top-level code steps a simulator (``env.step(action)`` in a script's loop)
-    wrapped: list[tuple[str, int, dict[str, str]]] = field(default_factory=list)  # tf.function(g)
+    # ``tf.function(g)``: (g's name, line, options, the other name it is bound to or None). Bound to
+    # another name (``g_graph = tf.function(g)``), only calls through that name are the tf.function's.
+    wrapped: list[tuple[str, int, dict[str, str], str | None]] = field(default_factory=list)
     module_hits: list[Hit] = field(default_factory=list)  # rules that fire outside any function
     suppressed: dict[int, frozenset[str] | None] = field(default_factory=dict)
     cell_map: list[tuple[int, int]] = field(default_factory=list)
@@ -276,3 +282,4 @@ class ModuleSummary:
     # a package's ``__init__`` handing on names of its modules (``from .graph_task_model import
     # GraphTaskModel``): local name -> the dotted name it imports
     reexports: dict[str, str] = field(default_factory=dict)
+    keras2: bool = False  # imports ``tf_keras`` (Keras 2), which runs a layer's ``call`` through AutoGraph

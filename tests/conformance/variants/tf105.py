@@ -386,4 +386,51 @@ VARIANTS = [
       note="a tutorial notebook's second section rebinds the globals, then defines its step again: a "
            "call of train() after that reaches the new step, never the first one (heldout34: a "
            "conditional GAN notebook, TF105 judged wrong)"),
+    V("helper-traced-once-then-called-eagerly-after-the-rebinding", """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.ones([2, 1]))
+        scale = tf.constant(1.0)
+
+        def train_on_batch(x):
+            w.assign_sub(scale * tf.reduce_mean(x) * tf.ones([2, 1]))
+            return w
+
+        @tf.function
+        def train(x):
+            for _ in tf.range(2):
+                train_on_batch(x)
+
+        train(tf.ones([4, 2]))
+        scale = tf.constant(0.5)  # the next section's setting
+        for _ in range(3):
+            train_on_batch(tf.ones([4, 2]))  # eager: reads the new value
+
+        def main():
+            return tf.identity(w)
+        """, tf="same", real=True,
+      note="only train's graph froze the old value, and it is never called again; the helper's own "
+           "calls run eagerly (heldout38: a notebook's train_on_batch, two TF105 judged wrong)"),
+    V("helper-traced-by-a-tf-function-called-again-after-the-rebinding", """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.ones([2, 1]))
+        scale = tf.constant(1.0)
+
+        def train_on_batch(x):
+            w.assign_sub(scale * tf.reduce_mean(x) * tf.ones([2, 1]))
+            return w
+
+        @tf.function
+        def train(x):
+            for _ in tf.range(2):
+                train_on_batch(x)
+
+        train(tf.ones([4, 2]))
+        scale = tf.constant(0.5)
+        train(tf.ones([4, 2]))  # the graph still reads the first value
+
+        def main():
+            return tf.identity(w)
+        """, tf="differs", real=True),
 ]

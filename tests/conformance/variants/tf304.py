@@ -470,7 +470,231 @@ VARIANTS = [
         def main():
             return [eval_step(tf.ones([2]), tf.ones([2]) * k) for k in range(2)]
         """, tf="raises", real=True,
-      known="the rule does not yet follow an instance call (perplexity(y, p)) into update_state and result, "
-            "which Keras 3's Metric.__call__ runs without AutoGraph even inside a tf.function; called as "
-            "perplexity.result(), the tf.function converts it (heldout31: a transformer's perplexity metric)"),
+      note="Keras 3's Metric.__call__ runs update_state and result without AutoGraph, even inside a "
+           "tf.function (heldout31: a transformer's perplexity metric)"),
+    V("python-if-in-a-metric-result-called-by-its-methods", """
+        import tensorflow as tf
+
+        class Perplexity(tf.keras.metrics.Metric):
+            def __init__(self):
+                super().__init__(name="perplexity")
+                self.total = self.add_weight(name="total", initializer="zeros")
+                self.count = self.add_weight(name="count", initializer="zeros")
+
+            def update_state(self, y_true, y_pred, sample_weight=None):
+                self.total.assign_add(tf.reduce_sum(y_pred))
+                self.count.assign_add(1.0)
+
+            def result(self):
+                if self.count == 0:
+                    return tf.constant(0.0)
+                return self.total / self.count
+
+        perplexity = Perplexity()
+
+        @tf.function
+        def eval_step(y_true, y_pred):
+            perplexity.update_state(y_true, y_pred)
+            return perplexity.result()
+
+        def main():
+            return [eval_step(tf.ones([2]), tf.ones([2]) * k) for k in range(2)]
+        """, tf="same", real=True,
+      note="called as methods from a tf.function, update_state and result are converted with it"),
+    V("python-if-in-a-metric-update-state-handed-to-compile", """
+        import tensorflow as tf
+
+        class PositiveRate(tf.keras.metrics.Metric):
+            def __init__(self):
+                super().__init__(name="positive_rate")
+                self.hits = self.add_weight(name="hits", initializer="zeros")
+                self.seen = self.add_weight(name="seen", initializer="zeros")
+
+            def update_state(self, y_true, y_pred, sample_weight=None):
+                if tf.reduce_mean(y_pred) > 0:
+                    self.hits.assign_add(1.0)
+                self.seen.assign_add(1.0)
+
+            def result(self):
+                return self.hits / tf.maximum(self.seen, 1.0)
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+            model.compile(optimizer="sgd", loss="mse", metrics=[PositiveRate()])
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True, note="fit's compiled step runs the metric's update_state without AutoGraph"),
+    V("python-if-in-a-metric-updated-by-a-keras-train-step", """
+        import tensorflow as tf
+
+        class RunningMax(tf.keras.metrics.Metric):
+            def __init__(self):
+                super().__init__(name="running_max")
+                self.best = self.add_weight(name="best", initializer="zeros")
+
+            def update_state(self, value):
+                self.best.assign(tf.maximum(self.best, value))
+
+            def result(self):
+                if self.best > 10.0:
+                    return tf.constant(10.0)
+                return tf.identity(self.best)
+
+        class Regressor(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+                self.peak = RunningMax()
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean((self(x) - y) ** 2)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+                self.peak.update_state(loss)
+                return {"loss": loss, "peak": self.peak.result()}
+
+        def main():
+            model = Regressor()
+            model.compile(optimizer="sgd")
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True, note="what an unconverted train_step calls runs unconverted too"),
+    V("python-if-in-a-helper-method-of-a-layer-call", """
+        import tensorflow as tf
+
+        class Gate(tf.keras.layers.Layer):
+            def call(self, x):
+                return self.squash(x)
+
+            def squash(self, x):
+                if tf.reduce_max(x) > 1.0:
+                    return x / tf.reduce_max(x)
+                return x
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.gate = Gate()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(self.gate(x))
+
+        def main():
+            model = Net()
+            model.compile(optimizer="sgd", loss="mse")
+            model.fit(tf.ones([8, 2]) * 2, tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises", real=True, note="a Keras 2 layer (its call converted, with what it calls) run under Keras 3"),
+    V("python-if-in-a-module-helper-of-a-layer-call", """
+        import tensorflow as tf
+
+        def normalize(x):
+            if tf.reduce_max(x) > 1.0:
+                return x / tf.reduce_max(x)
+            return x
+
+        class Normalized(tf.keras.layers.Layer):
+            def call(self, x):
+                return normalize(x)
+
+        layer = Normalized()
+
+        @tf.function
+        def forward(x):
+            return layer(x)
+
+        def main():
+            return forward(tf.ones([2, 2]) * 2)
+        """, tf="raises", real=True),
+    V("python-if-in-a-decorated-helper-of-a-layer-call", """
+        import tensorflow as tf
+
+        @tf.function
+        def normalize(x):
+            if tf.reduce_max(x) > 1.0:
+                return x / tf.reduce_max(x)
+            return x
+
+        class Normalized(tf.keras.layers.Layer):
+            def call(self, x):
+                return normalize(x)
+
+        class Net(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.norm = Normalized()
+                self.out = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.out(self.norm(x))
+
+        def main():
+            model = Net()
+            model.compile(optimizer="sgd", loss="mse")
+            model.fit(tf.ones([8, 2]) * 2, tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same", real=True, note="a tf.function converts its own body wherever it is called from"),
+    V("python-if-in-a-helper-of-a-tf-function-called-directly", """
+        import tensorflow as tf
+
+        def normalize(x):
+            if tf.reduce_max(x) > 1.0:
+                return x / tf.reduce_max(x)
+            return x
+
+        class Normalized(tf.keras.layers.Layer):
+            def call(self, x):
+                return x * 2.0
+
+        @tf.function
+        def forward(x):
+            return normalize(x)
+
+        def main():
+            layer = Normalized()
+            return forward(layer(tf.ones([2, 2])))
+        """, tf="same", real=True, note="called straight from a tf.function, a helper is converted"),
+    V("truth-of-a-list-checked-first-in-a-layer-helper", """
+        import tensorflow as tf
+
+        def first_tensor(x):
+            if isinstance(x, (list, tuple)) and x:
+                return first_tensor(x[0])
+            return x
+
+        class Head(tf.keras.layers.Layer):
+            def call(self, inputs):
+                return first_tensor(inputs) * 2.0
+
+        head = Head()
+
+        @tf.function
+        def forward(x):
+            return head(x)
+
+        def main():
+            return forward(tf.ones([2, 2])), forward([tf.ones([2, 2])])
+        """, tf="same", real=True,
+      note="Python asks for x's truth value only once isinstance says it is a list (heldout36: a CRF layer's helper)"),
+    V("python-if-in-a-helper-of-an-autograph-off-function", """
+        import tensorflow as tf
+
+        def clip(x):
+            if tf.reduce_max(x) > 1.0:
+                return x / tf.reduce_max(x)
+            return x
+
+        @tf.function(autograph=False)
+        def step(x):
+            return clip(x) * 2.0
+
+        def main():
+            return step(tf.constant([2.0, 1.0]))
+        """, tf="raises", real=False),
 ]
