@@ -144,3 +144,53 @@ def test_an_epoch_driver_a_script_runs_per_epoch_is_fix_first(tmp_path: Path) ->
     report = check(tmp_path, {"library.py": LIBRARY, "main.py": SCRIPT})
     verdicts = {fn.qualname: fn.verdict for fn in report.functions}
     assert verdicts["train_epoch"] is Verdict.FIX_FIRST
+
+
+DRIVER = """\
+    import numpy as np
+    import tensorflow as tf
+
+    w = tf.Variable(tf.zeros([2, 1]))
+    optimizer = tf.keras.optimizers.SGD(0.1)
+
+
+    def moons(batch_size=32):
+        while True:
+            yield np.random.rand(batch_size, 2).astype("float32"), np.random.rand(batch_size, 1).astype("float32")
+
+
+    def train_on_batch(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((tf.matmul(x, w) - y) ** 2)
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+
+
+    @tf.function
+    def train(train_data, epochs):
+        for e in range(epochs):
+            for i, (x, y) in SOURCE:
+                train_on_batch(x, y)
+                if i >= 100:
+                    break
+
+
+    x_train = moons()
+    train(x_train, epochs=10)
+"""
+
+
+def test_a_decorated_driver_looping_over_a_generator_is_told_what_its_graph_holds(tmp_path: Path) -> None:
+    """The loop over the generator runs while tracing: the graph holds the batches drawn then
+    (TensorFlow 2.21: tests/conformance/variants/tf207.py). heldout38: judged undecorate or fix-first;
+    the tool said keep."""
+    report = _report(tmp_path, DRIVER.replace("SOURCE", "enumerate(train_data)"))
+    train = next(fn for fn in report.functions if fn.qualname == "train")
+    assert "TF207" in {f.rule for f in report.findings}
+    assert train.verdict is not Verdict.KEEP
+
+
+def test_a_decorated_step_looping_over_a_range_is_not_a_python_iterator(tmp_path: Path) -> None:
+    """Control: the same loop over ``enumerate(zip(xs, ys))`` of tensors made in the graph."""
+    code = DRIVER.replace("SOURCE", "enumerate(zip(tf.unstack(tf.ones([3, 4, 2])), tf.unstack(tf.ones([3, 4, 1]))))")
+    assert "TF207" not in {f.rule for f in _report(tmp_path, code).findings}

@@ -119,6 +119,17 @@ def train(iterator, steps):
             if what:
                 yield self.hit(call, f"next() on {what} runs while tracing only: every call of the graph "
                                      f"reuses the first value; iterate a tf.data.Dataset instead")
+        for loop in ctx.scope.nodes(ast.For):
+            iterated = loop.iter
+            if isinstance(iterated, ast.Call) and ctx.call_name(iterated) == "enumerate" and iterated.args:
+                iterated = iterated.args[0]  # ``for i, (x, y) in enumerate(train_data)``
+            what = _python_iterator(ctx, iterated) if isinstance(iterated, ast.Name) else None
+            if what:
+                # the loop runs in Python while tracing: the batches it drew then are constants of
+                # the graph (TensorFlow 2.21: tests/conformance/variants/tf207.py)
+                yield self.hit(loop.iter, f"a for loop over {what} runs while tracing only: the graph holds "
+                                          f"the values it drew then and every call reuses them; iterate a "
+                                          f"tf.data.Dataset instead")
 
 
 def _python_iterator(ctx: ScopeContext, arg: ast.AST) -> str | None:
