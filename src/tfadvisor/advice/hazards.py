@@ -124,8 +124,7 @@ def decorated_callee(project: Project, caller: FunctionSummary | None, module: s
         return None
     linked = project.functions[target.id]
     # ``NN(x)`` where only ``NN_func = tf.function(NN)`` is a tf.function: the Python function runs
-    plain = linked.wrapped_as and linked.custom_decorated is None and (hit.callee or "").rsplit(".", 1)[-1] == target.name
-    return target.id if linked.decorated and not plain else None
+    return target.id if linked.decorated and not linked.runs_python_as(hit.callee or "") else None
 
 
 def silenced(table: dict[int, frozenset[str] | None], rule: str, lines: tuple[int, ...]) -> bool:

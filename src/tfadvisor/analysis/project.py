@@ -77,8 +77,9 @@ class Linked:
     recursive: bool = False
     wrapped: bool = False  # made a tf.function by ``tf.function(f)`` somewhere
     wrap_options: dict[str, str] = field(default_factory=dict)
-    # Bound to other names only (``NN_func = tf.function(NN)``): a call of its own name is Python
-    wrapped_as: set[str] | None = None
+    # The names ``tf.function(f)`` is bound to: ``f`` itself (``f = tf.function(f)``), or another
+    # (``NN_func = tf.function(NN)``), whose calls alone are the tf.function's
+    wrapped_as: set[str] = field(default_factory=set)
     custom_decorated: str | None = None  # the project's (or a configured) tf.function wrapper
     graph_reason: str | None = None  # why it runs as a graph without a decorator of its own
     needs_graph: list[str] = field(default_factory=list)  # why it must stay a tf.function
@@ -99,8 +100,13 @@ class Linked:
     def calls_the_graph(self, site: CallSite) -> bool:
         """Whether this call site runs the tf.function, not the Python function it wraps under
         another name (``NN(x)`` where only ``NN_func = tf.function(NN)`` is one)."""
-        return not (self.wrapped_as and self.custom_decorated is None
-                    and site.callee.rsplit(".", 1)[-1] == self.fn.name)
+        return not self.runs_python_as(site.callee)
+
+    def runs_python_as(self, callee: str) -> bool:
+        """A call of it written ``callee`` runs the Python function though it is wrapped: the
+        tf.function is bound to other names only."""
+        return (self.wrapped and not self.fn.decorated and self.custom_decorated is None
+                and self.fn.name not in self.wrapped_as and callee.rsplit(".", 1)[-1] == self.fn.name)
 
 
 class Project:
@@ -605,12 +611,8 @@ class Project:
                 # test-named file the workload's (is_test_file) are not linked yet
                 if target is not None and not (is_test_path(mod.path) and not is_test_path(target.path)):
                     linked = self.functions[target.id]
-                    first = not linked.wrapped
                     linked.wrapped, linked.wrap_options = True, options
-                    if alias is None or linked.fn.decorated:
-                        linked.wrapped_as = None  # the function's own name is the tf.function
-                    elif first or linked.wrapped_as is not None:
-                        linked.wrapped_as = (linked.wrapped_as or set()) | {alias}
+                    linked.wrapped_as.add(alias or linked.fn.name)
         self._link_passed_functions()
         self._mark_custom_decorators()
         self._mark_handed_and_exported()
