@@ -57,16 +57,21 @@ class ImportMap:
         # conventional aliases then come through the star, which a per-file pass cannot follow
         self.star = False
         self.star_modules: list[str] = []  # ``from .losses import *``: the modules it names, in order
+        # ``import tf_keras`` (or from it): Keras 2, which runs a layer's ``call`` through AutoGraph;
+        # the canonical names hide it (they say ``keras``, as Keras 3's do)
+        self.keras2 = False
 
     def add(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
             for alias in node.names:
+                self.keras2 = self.keras2 or alias.name.split(".", 1)[0] == "tf_keras"
                 if alias.asname:
                     self.names[alias.asname] = canonical(alias.name)
                 else:
                     root = alias.name.split(".", 1)[0]
                     self.names[root] = canonical(root)
             return
+        self.keras2 = self.keras2 or (not node.level and (node.module or "").split(".", 1)[0] == "tf_keras")
         base = self._from_base(node)
         if base is None:
             return

@@ -14,6 +14,7 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable
 from dataclasses import replace
+from typing import TypeGuard
 
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
@@ -48,17 +49,15 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
     """Facts and rule hits for every function of one parsed module."""
     imports = ImportMap(module, is_package)
     module_scope, functions, classes = index_scopes(tree)
-    keras2 = False
     for scope in (module_scope, *functions):
         for node in scope.nodes(ast.Import, ast.ImportFrom):
             imports.add(node)  # type: ignore[arg-type]
-            keras2 = keras2 or _imports_keras2(node)  # type: ignore[arg-type]
     for scope in (module_scope, *functions):
         _add_api_aliases(scope, imports)
 
     summary = ModuleSummary(path=path, module=module, suppressed=parse_suppressions(text),
                             lines=text.count("\n") + 1, other_framework=_other_framework(imports),
-                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules, keras2=keras2,
+                            numpy_only=_numpy_only(imports), star_modules=imports.star_modules, keras2=imports.keras2,
                             reexports={name: full for name, full in imports.names.items()
                                        if is_package and "." in full and not full.startswith(LIBRARY_ROOTS)})
     layer_attrs = _layer_attributes(functions, imports)
@@ -92,7 +91,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
                 and one_observation(imports.resolve, call.args[0]):
             # ``self.actor_critic(o.reshape(1, -1))``: an instance first called on one observation
             made = _made_from(scope, call.func, call.lineno) or (
-                made_on_self(module_scope).get((scope.cls.qualname, call.func.attr))  # type: ignore[attr-defined]
+                made_on_self(module_scope).get((scope.cls.qualname, call.func.attr))
                 if scope.cls is not None and _self_attribute(call.func) else None)
             if made is not None:
                 summary.observed_calls.append((call.lineno, made))
@@ -254,20 +253,22 @@ def made_on_self(root: Scope) -> dict[tuple[str, str], str]:
                 made = _class_called(node.value)
                 for target in node.targets:
                     if made and _self_attribute(target):
-                        out.setdefault((scope.cls.qualname, target.attr), made)  # type: ignore[union-attr,attr-defined]
+                        out.setdefault((scope.cls.qualname, target.attr), made)  # type: ignore[union-attr]
         return out
     return root.cached("made_on_self", build)
 
 
 def _class_called(value: ast.expr) -> str | None:
     """``Dense2(8)``, ``layers.Dense(8)``: the (last part of the) name called."""
-    if not isinstance(value, ast.Call):
-        return None
-    func = value.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return _last_name(value.func) if isinstance(value, ast.Call) else None
 
 
-def _self_attribute(node: ast.expr) -> bool:
+def _last_name(node: ast.expr) -> str | None:
+    """``Dense`` for ``layers.Dense`` and for ``Dense``; None for anything else."""
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+
+
+def _self_attribute(node: ast.expr) -> TypeGuard[ast.Attribute]:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
@@ -332,13 +333,6 @@ def _keras_compile(call: ast.Call) -> bool:
     if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
         return False
     return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))
-
-
-def _imports_keras2(node: ast.Import | ast.ImportFrom) -> bool:
-    """``import tf_keras`` (or from it): Keras 2, whose canonical names say ``keras`` like Keras 3's."""
-    if isinstance(node, ast.Import):
-        return any(alias.name.split(".", 1)[0] == "tf_keras" for alias in node.names)
-    return bool(node.module) and not node.level and node.module.split(".", 1)[0] == "tf_keras"  # type: ignore[union-attr]
 
 
 def _other_framework(imports: ImportMap) -> str | None:
@@ -472,10 +466,9 @@ def _variable_attributes(functions: list[Scope], imports: ImportMap) -> dict[str
             value = node.value  # type: ignore[attr-defined]
             name = imports.resolve(value.func) if isinstance(value, ast.Call) else None
             variable = (not isinstance(node, ast.AugAssign) and name is not None
-                        and ((tfapi.creates_variable(name) and not tfapi.is_tf1_optimizer(name))
-                             or name.startswith("self.add_weight")))
+                        and (tfapi.makes_variable(name) or name.startswith("self.add_weight")))
             for target in targets:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+                if _self_attribute(target):
                     (made if variable else other).setdefault(scope.cls.qualname, set()).add(target.attr)
     return {cls: frozenset(attrs - other.get(cls, set())) for cls, attrs in made.items()}
 
@@ -1797,9 +1790,7 @@ def _bound_elsewhere(ctx: ScopeContext, call: ast.Call, target: ast.expr) -> str
     parent = ctx.parent(call)
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
         return None
-    bound = parent.targets[0]
-    own = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else None
-    name = bound.attr if isinstance(bound, ast.Attribute) else bound.id if isinstance(bound, ast.Name) else None
+    own, name = _last_name(target), _last_name(parent.targets[0])
     return name if name is not None and own is not None and name != own else None
 
 

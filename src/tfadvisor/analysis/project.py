@@ -993,17 +993,8 @@ class Project:
                 self.graph_roots.get(fid) == fid or fid in through_call)
 
         roots = [fid for fid, x in self.functions.items() if fid in self.graph_roots and root(fid, x)]
-        queue = deque(roots)
-        for fid in roots:
-            self.functions[fid].unconverted = self.functions[fid].fn.qualname
-        while queue:
-            current = self.functions[queue.popleft()]
-            for site, target in (*current.callees, *self.dispatched.get(current.fn.id, ())):
-                reached = self.functions[target.id]
-                if site.guarded or reached.unconverted is not None or reached.decorated:
-                    continue
-                reached.unconverted = current.unconverted
-                queue.append(target.id)
+        for fid, origin in self.graph_code(roots, enters=lambda x: not x.decorated).items():
+            self.functions[fid].unconverted = self.functions[origin].fn.qualname
 
     def _mark_repeated(self) -> None:
         """Whether some call site runs a function many times: in a loop, or from such a function."""
@@ -1265,8 +1256,9 @@ class Project:
         """Every function id, callers before callees (reverse topological order of the SCCs)."""
         return [fid for component in reversed(self._components) for fid in component]
 
-    def graph_code(self, roots: Iterable[str]) -> dict[str, str]:
-        """Function id -> the root whose graph it runs in, for every function reached from roots.
+    def graph_code(self, roots: Iterable[str], enters: Callable[[Linked], bool] | None = None) -> dict[str, str]:
+        """Function id -> the root whose graph it runs in, for every function reached from roots
+        (through callees ``enters`` accepts, when given).
 
         One breadth-first search from all roots at once: linear in the size of the call graph.
         """
@@ -1281,7 +1273,7 @@ class Project:
             for site, target in (*self.functions[current].callees, *self.dispatched.get(current, ())):
                 if site.guarded:
                     continue  # runs once, under a create-once guard or in tf.init_scope: not per call
-                if target.id not in out:
+                if target.id not in out and (enters is None or enters(self.functions[target.id])):
                     out[target.id] = out[current]
                     queue.append(target.id)
         return out

@@ -119,8 +119,12 @@ def is_tensor_op(name: str | None) -> bool:
 
 def creates_variable(name: str | None) -> bool:
     """A variable, or a TF1 optimizer (it makes slot variables on its first apply)."""
-    return bool(name and (name in VARIABLE_CONSTRUCTORS or name.startswith(VARIABLE_CONSTRUCTORS)
-                          or is_tf1_optimizer(name)))
+    return makes_variable(name) or is_tf1_optimizer(name)
+
+
+def makes_variable(name: str | None) -> bool:
+    """``tf.Variable(...)``, ``keras.Variable(...)``: a variable itself (not an optimizer's slots)."""
+    return bool(name and name.startswith(VARIABLE_CONSTRUCTORS))
 
 
 def is_tf1_optimizer(name: str | None) -> bool:

@@ -6,7 +6,6 @@ there raises whenever Keras runs it in a graph, where a tf.function's own AutoGr
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from typing import Literal
 
 from tfadvisor.analysis import graph_context
@@ -42,7 +41,7 @@ def _unconverted_keras_method(ctx: ScopeContext, fn: ast.FunctionDef | ast.Async
         return False
     if is_tf_function_decorated(ctx, fn) or not is_keras_class_here(ctx, cls.node):
         return False
-    return not _imports_tf_keras(ctx)
+    return not ctx.imports.keras2
 
 
 def _compiled_by_keras(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -51,7 +50,7 @@ def _compiled_by_keras(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctio
     fit's tf.function without AutoGraph: TensorFlow 2.21 raises OperatorNotAllowedInGraphError on a
     Python ``if`` on a tensor there (tests/conformance/variants/tf304.py). ``run_eagerly=True`` calls
     them eagerly; Keras 2 (``tf_keras``) converted them; a tf.function-decorated one is converted."""
-    if is_tf_function_decorated(ctx, fn) or _imports_tf_keras(ctx):
+    if is_tf_function_decorated(ctx, fn) or ctx.imports.keras2:
         return False
     parent = ctx.scope.parent
     if parent is None:
@@ -76,15 +75,3 @@ def _compiled_names(ctx: ScopeContext) -> tuple[frozenset[str], frozenset[str]]:
         return handed, factories
     return root.cached("keras_compiled", build)
 
-
-def _imports_tf_keras(ctx: ScopeContext) -> bool:
-    """The module imports ``tf_keras`` (Keras 2), which the canonical names hide (they say ``keras``)."""
-    root = module_scope(ctx.scope)
-
-    def imported() -> Iterator[str]:
-        for node in every_node(root, ast.Import, ast.ImportFrom):
-            if isinstance(node, ast.Import):
-                yield from (alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                yield node.module
-    return root.cached("imports_tf_keras", lambda: any(name.split(".", 1)[0] == "tf_keras" for name in imported()))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.scopes import Scope, every_node
 from tfadvisor.analysis.summary import Hit
@@ -394,7 +395,7 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
             if is_tf_function_decorated(ctx, caller):
                 traced_by.append(caller.name)  # type: ignore[attr-defined]
     method = ctx.scope.cls is not None
-    if traced_by and not method and not is_tf_function_decorated(ctx, fn) and not _wrapped_here(root, fn.name):
+    if traced_by and not method and not is_tf_function_decorated(ctx, fn) and not _wrapped_here(ctx, root, fn.name):
         # A helper that is graph code only inside its decorated callers: a direct call of it runs
         # eagerly and reads the name fresh; only those callers' graphs hold the old value
         # (heldout38: a notebook's train_on_batch, traced once inside train and then called eagerly
@@ -419,10 +420,10 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
     return False
 
 
-def _wrapped_here(root: Scope, name: str) -> bool:
+def _wrapped_here(ctx: ScopeContext, root: Scope, name: str) -> bool:
     """``tf.function(name)`` somewhere in the module: calls of the name may be the tf.function's."""
-    return any(isinstance(c.func, ast.Attribute) and c.func.attr == "function" and c.args
-               and isinstance(c.args[0], ast.Name) and c.args[0].id == name for c in every_node(root, ast.Call))
+    return any(c.args and isinstance(c.args[0], ast.Name) and c.args[0].id == name
+               and tfapi.is_tf_function(ctx.imports.resolve(c.func)) for c in every_node(root, ast.Call))
 
 
 def _flag(value: ast.AST | None) -> bool:

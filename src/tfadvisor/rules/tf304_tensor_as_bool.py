@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.summary import Hit
@@ -267,12 +267,14 @@ UNCONVERTED_CALLEE = ("a tensor condition in code that runs without AutoGraph wh
 
 def _eager_only(ctx: ScopeContext, node: ast.AST) -> bool:
     """Under ``if ... tf.executing_eagerly():``: it never runs while a graph is traced."""
-    for outer in ctx.enclosing(node):
-        if isinstance(outer, ast.If) and any(node is n for stmt in outer.body for n in ast.walk(stmt)) and any(
-                isinstance(n, ast.Call) and ctx.call_name(n) == "tensorflow.executing_eagerly"
-                for n in _operands(outer.test, set())):
-            return True
-    return False
+    return _under_if(ctx, node, lambda test: isinstance(test, ast.Call)
+                     and ctx.call_name(test) == "tensorflow.executing_eagerly")
+
+
+def _under_if(ctx: ScopeContext, node: ast.AST, accepts: Callable[[ast.expr], bool]) -> bool:
+    """In the body of an ``if`` one operand of whose test ``accepts``."""
+    return any(isinstance(outer, ast.If) and ctx.in_branch(node, outer) == "body"
+               and any(accepts(test) for test in _operands(outer.test, set())) for outer in ctx.enclosing(node))
 
 
 def _checked_python(ctx: ScopeContext, node: ast.expr) -> bool:
@@ -282,13 +284,14 @@ def _checked_python(ctx: ScopeContext, node: ast.expr) -> bool:
     if not isinstance(node, ast.Name):
         return False
     for both in ctx.scope.nodes(ast.BoolOp):
-        if isinstance(both.op, ast.And) and any(v is node for v in both.values):
-            before = both.values[:[id(v) for v in both.values].index(id(node))]
-            if any(_python_type_check(ctx, v, node.id) for v in before):
+        if not (isinstance(both.op, ast.And) and any(v is node for v in both.values)):
+            continue
+        for value in both.values:  # the operands evaluated before it, in order
+            if value is node:
+                break
+            if _python_type_check(ctx, value, node.id):
                 return True
-    return any(isinstance(outer, ast.If) and any(node is n for stmt in outer.body for n in ast.walk(stmt))
-               and any(_python_type_check(ctx, v, node.id) for v in _operands(outer.test, set()))
-               for outer in ctx.enclosing(node))
+    return _under_if(ctx, node, lambda test: _python_type_check(ctx, test, node.id))
 
 
 def _python_type_check(ctx: ScopeContext, test: ast.expr, name: str) -> bool:

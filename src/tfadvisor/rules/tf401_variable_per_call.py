@@ -156,6 +156,6 @@ def count_layers():
                 continue  # a Concatenate or Flatten made per call has no weights to create
             if _guarded(ctx, call) or _builds_nothing_here(ctx, call, name, seeded):
                 continue
-            what = "tf.Variable" if tfapi.creates_variable(name) and not tfapi.is_tf1_optimizer(name) else name
+            what = "tf.Variable" if tfapi.makes_variable(name) else name
             yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "
                                  f"variables only on the first call")
