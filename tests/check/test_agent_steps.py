@@ -380,3 +380,51 @@ def test_noise_state_carried_on_self_between_calls_is_a_leaked_tensor() -> None:
     fns, report = single(code)
     assert fns["Player.oup_noise"].verdict is Verdict.FIX_FIRST
     assert [f.rule for f in report.findings if f.function == "prog.py::Player.oup_noise"] == ["TF204"]
+
+
+POLICY_GRADIENT = """\
+import gym
+import numpy as np
+import tensorflow as tf
+
+env = gym.make("CartPole-v1")
+policy = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(2)])
+optimizer = tf.keras.optimizers.Adam(1e-3)
+
+
+def update(states, actions, returns):
+    with tf.GradientTape() as tape:
+        logits = policy(states)
+        nll = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=actions, logits=logits)
+        loss = tf.reduce_mean(nll * returns)
+    grads = tape.gradient(loss, policy.trainable_variables)
+    optimizer.apply_gradients(zip(grads, policy.trainable_variables))
+
+
+for episode in range(5000):
+    state, done = env.reset(), False
+    states, actions, rewards = [], [], []
+    while not done:
+        action = np.random.randint(2)
+        state, reward, done, _ = env.step(action)
+        states.append(state)
+        actions.append(action)
+        rewards.append(reward)
+    update(tf.constant(np.vstack(states)), tf.constant(actions), tf.constant(rewards))
+"""
+
+
+def test_an_update_after_each_episode_is_the_hot_step_not_a_rare_call() -> None:
+    """REINFORCE updates once per episode, after the loop over environment steps: that loop is not
+    the loop over batches, and the update is the agent's step (heldout38: told it runs now and then;
+    judged fix-first for the optimizer it made per call)."""
+    functions, _ = single(POLICY_GRADIENT)
+    assert functions["update"].verdict is Verdict.DECORATE
+
+
+def test_an_update_after_each_epoch_of_batches_is_still_rare() -> None:
+    """Control: after a loop over batches, the same call runs once per epoch."""
+    code = POLICY_GRADIENT.replace("while not done:", "for batch in range(100):").replace(
+        "state, reward, done, _ = env.step(action)", "state, reward = np.zeros(4), 1.0")
+    functions, _ = single(code)
+    assert functions["update"].verdict is not Verdict.DECORATE

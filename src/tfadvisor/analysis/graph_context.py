@@ -96,6 +96,8 @@ EXPORTING_FUNCTIONS = frozenset({
 })
 EXPORTING_METHODS = frozenset({"get_concrete_function", "experimental_get_tracing_count",
                                "pretty_printed_concrete_signatures"})
+# Attributes only a tf.function has, read without a call (``tf.autograph.to_code(f.python_function)``).
+TF_FUNCTION_ATTRIBUTES = frozenset({"python_function", "input_signature", "function_spec"})
 
 # Methods that Keras calls inside its own tf.function (``fit``/``evaluate``/``predict``) when the
 # class subclasses a Keras Layer, Model or Metric: never "decorate" them.

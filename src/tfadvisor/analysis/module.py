@@ -381,6 +381,7 @@ def _add_api_aliases(scope: Scope, imports: ImportMap) -> None:
 def _add_references(summary: ModuleSummary, refs: references.ScopeReferences, qualname: str | None) -> None:
     summary.handed.extend((name, kind, qualname, line) for name, kind, line in refs.handed)
     summary.exports.extend((name, qualname, line) for name, line in refs.exports)
+    summary.api_reads.extend((name, qualname, attribute, line) for name, attribute, line in refs.api_reads)
     if refs.tf1 is not None and (summary.tf1 is None or refs.tf1 < summary.tf1):
         summary.tf1 = refs.tf1
 
@@ -776,15 +777,18 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
                if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
                and sub.value.id not in ctx.local_names and sub.value.id not in params
                and isinstance(sub.ctx, ast.Load))
-    for binop in ctx.scope.nodes(ast.BinOp):
-        kind, deps = ctx.kind_deps(binop)
-        if kind == "unknown":
-            fn.opaque_arithmetic += 1
-        if kind != "tensor":
+    # ``if x > 0:`` on a tensor is an op too (``tf.greater``, then a ``tf.cond``): a comparison
+    # counts where its operands are tensors, never as arithmetic on values of unknown kind
+    for node in ctx.scope.nodes(ast.BinOp, ast.Compare):
+        kind, deps = ctx.kind_deps(node)
+        if kind != "tensor" and isinstance(node, ast.BinOp):
+            fn.opaque_arithmetic += kind == "unknown"
             # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
             ops += any(isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
                        and side.id not in params
-                       for side in (binop.left, binop.right))
+                       for side in (node.left, node.right))
+            continue
+        if kind != "tensor":
             continue
         if all(params[d].kind == "tensor" for d in deps if d in params):
             ops += 1
@@ -1215,6 +1219,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
     loops = _loop_context(ctx)
     guarded = state.guarded_nodes(ctx)
     rebound = _rebound_here(ctx, params)
+    step_loops = _in_step_loops(ctx) if ctx.function is None else frozenset()
     out: list[CallSite] = []
     for call in ctx.scope.nodes(ast.Call):
         assert isinstance(call, ast.Call)
@@ -1235,7 +1240,7 @@ def _call_sites(ctx: ScopeContext, params: set[str]) -> list[CallSite]:
         site = CallSite(callee=name, line=call.lineno, col=call.col_offset,
                         in_loop=varying_names is not None, guarded=id(call) in guarded,
                         on_instance=receiver is not None, rare=varying_names is not None and _rare(ctx, call),
-                        written=written)
+                        written=written, in_step_loop=id(call) in step_loops)
         func = call.func
         if (receiver is None and isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "self"):
@@ -1317,8 +1322,17 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     # the loop over batches: a loop of the body itself (not one under an ``if``, nor a few repeats
     # like ``for _ in range(k_disc):``) that the call is not in
     nested = [stmt for stmt in inner.body if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))]
-    return any(not _few(ctx, loop) and not _over_a_list(ctx, loop) and not any(m is call for m in ast.walk(loop))
+    return any(not _few(ctx, loop) and not _over_a_list(ctx, loop) and not _an_episode(loop)
+               and not any(m is call for m in ast.walk(loop))
                for loop in nested)
+
+
+def _an_episode(loop: ast.AST) -> bool:
+    """``while not done: ... env.step(action)``: the loop over an episode's environment steps. An
+    update after it runs once per episode, the hot call of a policy-gradient agent, not once per
+    epoch after the loop over batches (heldout38: a REINFORCE ``train`` called per episode, told it
+    runs now and then)."""
+    return any(isinstance(n, ast.Call) and values.steps_an_environment(n.func, ("step",)) for n in ast.walk(loop))
 
 
 _PER_AGENT_WORDS = ("model", "agent", "actor", "critic", "policy", "net", "learner", "env")
@@ -1714,6 +1728,17 @@ def _scaled_names(nodes: list[ast.AST]) -> set[str]:
         and isinstance(n.op, (ast.Mult, ast.FloorDiv, ast.LShift, ast.RShift))
         and isinstance(n.value, ast.Constant) and type(n.value.value) is int and n.value.value >= 2)
     return {name for name, count in scaled.items() if stores[name] == count}
+
+
+def _in_step_loops(ctx: ScopeContext) -> frozenset[int]:
+    """Ids of the calls in a loop whose body computes gradients: a training step written inline in
+    a script's or notebook's top-level loop (``for x, y in ds: with tf.GradientTape() as tape: ...``)."""
+    out: set[int] = set()
+    for loop in ctx.scope.nodes(ast.For, ast.AsyncFor, ast.While):
+        calls = [n for n in ctx.walk(loop.body) if isinstance(n, ast.Call)]  # type: ignore[attr-defined]
+        if any(_computes_gradients(ctx, call) for call in calls):
+            out.update(map(id, calls))
+    return frozenset(out)
 
 
 def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:

@@ -749,6 +749,11 @@ class Project:
                     linked.callers.append((caller, site))
                 if kind == "control-flow":
                     linked.control_flow = linked.control_flow or place
+            for name, where, attribute, line in mod.api_reads:
+                target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
+                if target is not None:
+                    self.functions[target.id].needs_graph.append(
+                        f"the program reads its {attribute} (line {line}), which only a tf.function has")
             for name, where, line in mod.exports:
                 target = self.resolve(local.get(where) if where else None, mod.module, name, line, mod.path)
                 if target is not None:

@@ -58,6 +58,9 @@ class Hit:
     # Keras 3 traces itself (a layer's ``call``, a model's step, a metric run through its
     # ``__call__``) or from a tf.function with ``autograph=False`` (project.py, ``unconverted``).
     unconverted_only: bool = False
+    # Set when the name a hit is about is rebound only by these module functions (``global`` in a
+    # setter): the hit stands only if the program runs one of them (TF105).
+    setters: tuple[str, ...] = ()
 
 
 @pickled_by_position
@@ -113,6 +116,9 @@ class CallSite:
     # ``acc(x)`` where ``acc`` names an object, not a function (``acc = Accuracy()``, here, in an
     # enclosing function or at module level): the call reaches its class's ``__call__``.
     calls_object: bool = False
+    # Top-level code only: in a loop whose body computes gradients (a tape, ``tape.gradient``): the
+    # training step a script or notebook writes inline, of which this call is a part.
+    in_step_loop: bool = False
 
 
 @pickled_by_position
@@ -248,6 +254,9 @@ class ModuleSummary:
     handed: list[tuple[str, str, str | None, int]] = field(default_factory=list)
     # Functions whose graph is exported (``f.get_concrete_function()``, ``signatures=f``).
     exports: list[tuple[str, str | None, int]] = field(default_factory=list)
+    # Attributes only a tf.function has, read on a function (``f.python_function``): name as
+    # written, qualname of the function it is read in or None, attribute, line.
+    api_reads: list[tuple[str, str | None, str, int]] = field(default_factory=list)
     # Names this module binds to a tf.function wrapper (``def function(f): return tf.function(f)``,
     # ``function = functools.partial(tf.function, autograph=False)``).
     function_wrappers: list[str] = field(default_factory=list)

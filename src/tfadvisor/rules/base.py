@@ -76,19 +76,19 @@ class Rule:
         return ()
 
     @classmethod
-    def hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
-        """Whether a hit in ``module`` (its body or one of its functions) stands once the whole
+    def hit_stands(cls, project: Project, module: ModuleSummary, hit: Hit) -> bool:
+        """Whether ``hit``, in ``module`` (its body or one of its functions), stands once the whole
         project is linked."""
         return True
 
     # helpers for subclasses --------------------------------------------------------------------
     def hit(self, node: ast.AST, message: str | None = None, depends_on: tuple[str, ...] = (),
-            speculative: bool = False, unconverted_only: bool = False) -> Hit:
+            speculative: bool = False, unconverted_only: bool = False, setters: tuple[str, ...] = ()) -> Hit:
         return Hit(rule=self.code, line=node.lineno, col=node.col_offset,  # type: ignore[attr-defined]
                    end_line=getattr(node, "end_lineno", None) or node.lineno,  # type: ignore[attr-defined]
                    end_col=getattr(node, "end_col_offset", None) or node.col_offset,  # type: ignore[attr-defined]
                    message=message or self.summary, depends_on=depends_on, speculative=speculative,
-                   unconverted_only=unconverted_only)
+                   unconverted_only=unconverted_only, setters=setters)
 
     @classmethod
     def expected_lines(cls, example: str) -> list[int]:

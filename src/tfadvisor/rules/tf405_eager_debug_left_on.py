@@ -161,7 +161,7 @@ model.compile(optimizer="adam", loss="mse", run_eagerly=False)
         yield from self.check(ctx)
 
     @classmethod
-    def hit_stands(cls, project: Project, module: ModuleSummary) -> bool:
+    def hit_stands(cls, project: Project, module: ModuleSummary, hit: Hit) -> bool:
         """A script with no tf.function, no Keras loop and no call into the project's other modules
         (which may hold them), or a program none of whose tf.functions is ever called: the switch
         turns nothing eager."""

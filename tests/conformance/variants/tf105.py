@@ -433,4 +433,22 @@ VARIANTS = [
         def main():
             return tf.identity(w)
         """, tf="differs", real=True),
+    V("global-with-a-setter-nothing-calls", """
+        import tensorflow as tf
+
+        batch_size = 4
+
+        def set_batch_size(size):
+            global batch_size
+            batch_size = size
+
+        @tf.function
+        def make_noise(x):
+            return x + tf.random.normal([batch_size], seed=1)
+
+        def main():
+            return [make_noise(tf.ones([4])).shape for _ in range(3)]
+        """, tf="same", real=True,
+      note="a module's setter API that no code of the program calls: the value the trace read never "
+           "changes (heldout39: a GAN module's set_batch_size, judged debatable)"),
 ]

@@ -272,4 +272,19 @@ VARIANTS = [
         """, tf="same", real=True,
       note="what Dataset.map passes are tensors, whatever the parameter is called: n * 3 is tensor work "
            "(heldout27: a notebook's map function, judged keep)"),
+    V("python-if-on-a-tensor-comparison", """
+        import tensorflow as tf
+
+        @tf.function
+        def sign(x):
+            if x > 0:
+                return "positive"
+            else:
+                return "not positive"
+
+        def main():
+            return [sign(tf.constant(2)), sign(tf.constant(-2))]
+        """, tf="differs", real=True,
+      note="x > 0 on a tensor is an op and the if becomes a tf.cond: graph work, not an empty graph "
+           "(heldout39: an AutoGraph course notebook's demo, told undecorate, judged keep)"),
 ]
