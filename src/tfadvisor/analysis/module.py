@@ -781,19 +781,17 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     # counts where its operands are tensors, never as arithmetic on values of unknown kind
     for node in ctx.scope.nodes(ast.BinOp, ast.Compare):
         kind, deps = ctx.kind_deps(node)
-        if kind != "tensor" and isinstance(node, ast.BinOp):
+        if kind == "tensor":
+            if all(params[d].kind == "tensor" for d in deps if d in params):
+                ops += 1
+            elif len(fn.param_ops) < 64:
+                fn.param_ops.append(tuple(d for d in deps if d in params))
+        elif isinstance(node, ast.BinOp):
             fn.opaque_arithmetic += kind == "unknown"
             # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
             ops += any(isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
                        and side.id not in params
                        for side in (node.left, node.right))
-            continue
-        if kind != "tensor":
-            continue
-        if all(params[d].kind == "tensor" for d in deps if d in params):
-            ops += 1
-        elif len(fn.param_ops) < 64:
-            fn.param_ops.append(tuple(d for d in deps if d in params))
     return ops
 
 

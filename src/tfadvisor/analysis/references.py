@@ -76,11 +76,8 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
     for node in ctx.scope.nodes(ast.Attribute):
         if node.attr in graph_context.TF_FUNCTION_ATTRIBUTES and (ref := ctx.resolve(node.value)):
             out.api_reads.append((ref, node.attr, node.lineno))
-    if _weaker(out.tf1):
-        for node in ctx.scope.nodes(ast.Attribute):
-            name = ctx.resolve(node)
-            if _weaker(out.tf1) and _tf1_here(ctx, name):
-                out.tf1 = (node.lineno, node.col_offset, name or "")
+        if _weaker(out.tf1) and _tf1_here(ctx, name := ctx.resolve(node)):
+            out.tf1 = (node.lineno, node.col_offset, name or "")
     return out
 
 
