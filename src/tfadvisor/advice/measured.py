@@ -65,6 +65,7 @@ KNOWN_ERRORS: tuple[tuple[str, str], ...] = (
     ("started as non-tensor, then changed to tensor", "TF308"),
     ("after one iteration", "TF308"),
     ("in the main branch, but", "TF309"),
+    ("pred must not be a python bool", "TF310"),
     ("no gradients provided for any variable", "TF406"),
     ("'nonetype' object has no attribute", "TF407"),
     ("appears to be a generator function", "TF207"),

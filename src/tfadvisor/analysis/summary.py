@@ -38,7 +38,8 @@ class Hit:
 
     ``depends_on`` lists parameters whose being a tensor makes the hit real (a TF3xx rule on
     ``if x > 0`` where ``x`` is a parameter); empty means the hit stands on its own. ``!x``: only
-    where a call site shows ``x`` is a tensor; ``#x``: only where call sites pass ``x`` NumPy arrays.
+    where a call site shows ``x`` is a tensor; ``#x``: only where call sites pass ``x`` NumPy arrays;
+    ``~x``: only where call sites pass ``x`` Python values.
     """
 
     rule: str
