@@ -642,16 +642,9 @@ def _eager_loop_call(case: Case, called: bool = False) -> str | None:
     ``called``, only a caller the program runs: the module, a function something calls, or a local
     function (made to be handed on: an optuna objective run per trial)."""
     for caller, site in _eager_sites(case):
-        if site.in_loop and not site.rare and not (called and caller is not None and _never_run(case.project, caller)):
+        if site.in_loop and not site.rare and not (called and caller is not None and case.project.never_run(caller)):
             return f"{caller.qualname}()" if caller is not None else "the module"
     return None
-
-
-def _never_run(project: Project, fn: FunctionSummary) -> bool:
-    """A module-level function nothing in the project calls or hands on, outside a script's main
-    block: a library's, waiting for a user (heldout38: a book's ``train_ch3`` no script calls)."""
-    return (not project.functions[fn.id].callers and "<locals>" not in fn.qualname and not fn.script_only
-            and not project.handed_on(fn.module, fn.name))
 
 
 def _in_test(project: Project, caller, site) -> bool:

@@ -1733,7 +1733,7 @@ def _in_step_loops(ctx: ScopeContext) -> frozenset[int]:
     a script's or notebook's top-level loop (``for x, y in ds: with tf.GradientTape() as tape: ...``)."""
     out: set[int] = set()
     for loop in ctx.scope.nodes(ast.For, ast.AsyncFor, ast.While):
-        calls = [n for n in ctx.walk(loop.body) if isinstance(n, ast.Call)]  # type: ignore[attr-defined]
+        calls = _body_calls(ctx, loop)
         if any(_computes_gradients(ctx, call) for call in calls):
             out.update(map(id, calls))
     return frozenset(out)

