@@ -1409,7 +1409,7 @@ def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:
         if isinstance(node, ast.While):
             return None
         if isinstance(node, (ast.For, ast.AsyncFor)):
-            count = _written_iterations(node)
+            count = _written_length(node.iter, ctx)
             if count is None:
                 return None
             total *= count
@@ -1662,14 +1662,19 @@ def _written_iterations(loop: ast.AST) -> int | None:
     return _written_length(getattr(loop, "iter", None))
 
 
-def _written_length(it: ast.AST | None) -> int | None:
+def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None) -> int | None:
+    """How many items ``it`` yields, when the code says it with literals; with ``ctx``, also
+    through a name the scope binds once to a literal list or tuple (``picks = [3, 14, 15]``)."""
+    if isinstance(it, ast.Name) and ctx is not None:
+        it = _literal_binding(ctx, it.id)
     if isinstance(it, (ast.List, ast.Tuple)):
         return len(it.elts)
     if not isinstance(it, ast.Call) or not it.args:
         return None
     if isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate"):
         # ``zip(test_x.take(1), test_y.take(1))``: as many as the shortest it says
-        known = [n for n in map(_written_length, it.args[:1] if it.func.id == "enumerate" else it.args) if n is not None]
+        args = it.args[:1] if it.func.id == "enumerate" else it.args
+        known = [n for n in (_written_length(a, ctx) for a in args) if n is not None]
         return min(known) if known else None
     if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
         return None
@@ -1679,6 +1684,26 @@ def _written_length(it: ast.AST | None) -> int | None:
     if isinstance(it.func, ast.Attribute) and it.func.attr == "take":
         return values[0]
     return None
+
+
+def _literal_binding(ctx: ScopeContext, name: str) -> ast.List | ast.Tuple | None:
+    """The literal list or tuple ``name`` holds, when this scope binds it once, to that, and never
+    grows or changes it in place (``picks.append``, ``picks[0] = ...``): its written length is then
+    how many items a loop over it gets."""
+    def build() -> ast.List | ast.Tuple | None:
+        stores = [n for n in ctx.scope.nodes(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+        if len(stores) != 1:
+            return None
+        bound = next((a.value for a in ctx.scope.nodes(ast.Assign)
+                      if len(a.targets) == 1 and a.targets[0] is stores[0]), None)
+        if not isinstance(bound, (ast.List, ast.Tuple)):
+            return None
+        changed = any(isinstance(n.value, ast.Name) and n.value.id == name and not isinstance(n.ctx, ast.Load)
+                      for n in ctx.scope.nodes(ast.Subscript)) or any(
+            isinstance(n.value, ast.Name) and n.value.id == name and n.attr in tfapi.MUTATING_METHODS
+            for n in ctx.scope.nodes(ast.Attribute))
+        return None if changed else bound
+    return ctx.scope.cached("literal_binding:" + name, build)
 
 
 def _few_values(node: ast.AST) -> bool:
