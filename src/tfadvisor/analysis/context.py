@@ -23,6 +23,9 @@ _STATIC_ATTRS = frozenset({"shape", "dtype", "ndim", "name", "device", "rank"})
 _TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder", "decoder", "cell",
                                     "generator", "discriminator", "critic", "policy"})
 
+# The statements ``enclosing`` reports: loops, ifs, trys and withs.
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.With, ast.AsyncWith)
+
 
 class ScopeContext:
     def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
@@ -474,6 +477,8 @@ class ScopeContext:
     def _ancestry(self) -> dict[int, tuple[ast.AST, ...]]:
         """For every node of this scope, the statements enclosing it (loops, ifs, try, with)."""
         out: dict[int, tuple[ast.AST, ...]] = {}
+        if not any(self.scope.by_type.get(kind) for kind in _COMPOUND):
+            return out  # nothing encloses anything: every node's answer is ()
         root = self.scope.node
         body = root.body if hasattr(root, "body") else []
         stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(s, ()) for s in reversed(body)]
@@ -482,8 +487,7 @@ class ScopeContext:
             out[id(node)] = chain
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
                 continue
-            inner = chain + (node,) if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If,
-                                                         ast.Try, ast.With, ast.AsyncWith)) else chain
+            inner = chain + (node,) if isinstance(node, _COMPOUND) else chain
             for child in children(node):
                 stack.append((child, inner))
         return out

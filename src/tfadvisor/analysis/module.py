@@ -1355,7 +1355,9 @@ def _over_a_list(ctx: ScopeContext, loop: ast.AST) -> bool:
 def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:
     """Every call of the function sits under a test like ``if step % freq == 0:`` on a parameter."""
     calls = ctx.scope.nodes(ast.Call)
-    if not calls or not any(_periodic_test(n.test, params) for n in ctx.scope.nodes(ast.If)):
+    if not calls or not any(isinstance(b.op, ast.Mod) for b in ctx.scope.nodes(ast.BinOp)):
+        return False  # no ``%`` anywhere in it: no such test
+    if not any(_periodic_test(n.test, params) for n in ctx.scope.nodes(ast.If)):
         return False  # no such test at all: no need to find what encloses each call
     return all(any(isinstance(n, ast.If) and _periodic_test(n.test, params) for n in ctx.enclosing(c))
                for c in calls)

@@ -34,9 +34,16 @@ DEAD_LINES = "dead_lines"
 REBOUND_NAMES = "rebound_names"
 
 
+# Nodes that never have children worth visiting (a name's context is skipped): about a third of a
+# module's nodes, answered without looking at their fields.
+LEAVES = frozenset({ast.Name, ast.Constant})
+
+
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of ``node``: ``ast.iter_child_nodes`` without its generator overhead."""
     kind = type(node)
+    if kind in LEAVES:
+        return []
     names = _FIELDS.get(kind)
     if names is None:
         names = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
@@ -138,6 +145,9 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
     while stack:
         node, scope, prefix, cls = stack.pop()
         kind = type(node)
+        if kind in LEAVES:
+            scope.by_type[kind].append(node)
+            continue
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):  # narrows the type for the checker
             scope.by_type[kind].append(node)
             qualname = prefix + node.name

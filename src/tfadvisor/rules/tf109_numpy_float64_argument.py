@@ -122,10 +122,8 @@ predict(np.random.rand(8, 3))
         candidates = params - {n.id for n in ctx.scope.nodes(ast.Name) if isinstance(n.ctx, ast.Store)}
         if not candidates:
             return
-        float32 = _float32_names(ctx)
         for node in binops:
-            hit = _mixed(ctx, node.left, node.right, candidates, float32) or _mixed(
-                ctx, node.right, node.left, candidates, float32)
+            hit = _mixed(ctx, node.left, node.right, candidates) or _mixed(ctx, node.right, node.left, candidates)
             if hit:
                 yield self._hit(node, hit)
         for call in calls:
@@ -137,7 +135,7 @@ predict(np.random.rand(8, 3))
                 continue
             # Eagerly the first argument sets the dtype: a float32 tensor first converts the array
             # after it; an array first fails eagerly too (not a tf.function matter).
-            hit = _mixed(ctx, call.args[1], call.args[0], candidates, float32)
+            hit = _mixed(ctx, call.args[1], call.args[0], candidates)
             if hit:
                 yield self._hit(call, hit)
 
@@ -163,21 +161,23 @@ def _param_operand(node: ast.AST, candidates: set[str]) -> str | None:
     return node.id if isinstance(node, ast.Name) and node.id in candidates else None
 
 
-def _mixed(ctx: ScopeContext, param_side: ast.AST, other: ast.AST, candidates: set[str],
-           float32: set[str]) -> str | None:
+def _mixed(ctx: ScopeContext, param_side: ast.AST, other: ast.AST, candidates: set[str]) -> str | None:
     param = _param_operand(param_side, candidates)
-    if param is None or not _is_float32(ctx, other, float32):
+    if param is None or not _is_float32(ctx, other):
         return None
     return param
 
 
-def _is_float32(ctx: ScopeContext, node: ast.AST, float32: set[str]) -> bool:
+def _is_float32(ctx: ScopeContext, node: ast.AST, float32: set[str] | None = None) -> bool:
     """Holds a model's or layer's output, a name made from one, or a float32 variable (module level
-    or ``self``): TensorFlow keeps that dtype through the ops around it."""
+    or ``self``): TensorFlow keeps that dtype through the ops around it. ``float32``: the local names
+    known to hold one so far (by default all of them, found only when a local name is asked about)."""
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call) and is_model_call(ctx, sub):
             return True
-        if isinstance(sub, ast.Name) and (sub.id in float32 or (
+        if isinstance(sub, ast.Name) and sub.id in ctx.local_names and float32 is None:
+            float32 = ctx.scope.cached("tf109_float32", lambda: _float32_names(ctx))
+        if isinstance(sub, ast.Name) and (sub.id in (float32 or ()) or (
                 sub.id not in ctx.params and sub.id not in ctx.local_names
                 and sub.id in _made_variables(ctx, module_scope(ctx.scope)))):
             return True  # ``w = tf.Variable(...)`` at module level

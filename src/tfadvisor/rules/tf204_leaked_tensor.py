@@ -126,9 +126,9 @@ class SpectralNorm:
             declared.update(node.names)  # type: ignore[attr-defined]
         for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign):
             value = node.value  # type: ignore[attr-defined]
-            if value is None or _creates_state(ctx, value):
-                continue
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+            if value is None or not any(_outside(t, local, declared) for t in targets) or _creates_state(ctx, value):
+                continue  # (a local name: every finding below is about a store outside the call)
             is_tensor, deps = likely_tensor(ctx, value)
             if not is_tensor and not any(_differentiated(ctx, t) for t in targets):
                 continue

@@ -121,7 +121,12 @@ def _path_returns(branch: list[ast.stmt], continues: bool) -> bool:
 
 
 def _has_return(stmts: list[ast.stmt], ctx: ScopeContext) -> bool:
-    return any(isinstance(node, ast.Return) for stmt in stmts for node in ctx.walk(stmt))
+    """A ``return`` of this function inside ``stmts``: one of the scope's own (nested functions
+    have theirs) within the lines the statements span, without walking them again."""
+    if not stmts:
+        return False
+    first, last = stmts[0].lineno, stmts[-1].end_lineno or stmts[-1].lineno
+    return any(first <= node.lineno <= last for node in ctx.scope.nodes(ast.Return))
 
 
 def _ends_with_exit(stmts: list[ast.stmt]) -> bool:
