@@ -204,6 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recall, a verdict of the right kind: {tally(kind, cases)}")
     print(f"recall, right kind or a finding in the function: {tally(kind + finding, cases)}"
           + (f"; {len(missing)} case(s) not found among check's functions" if missing else ""))
+    # The cases where the judge accepts no status quo (neither keep nor leave-eager): a change is
+    # insisted on, not only preferred (read from heldout41 on, as its protocol says).
+    insisted = [k for k in cases if not set(recall[k]["acceptable"]) & {"keep", "leave-eager"}]
+    print(f"recall where the judge insists on a change (no status quo acceptable): "
+          f"{tally([k for k in kind if k in insisted], insisted)}")
     rows += [f"  rec  {'kind' if k in kind else ('find' if k in finding else 'MISS')} {k}: "
              f"{functions.get(k, {}).get('verdict')} (judged {recall[k]['acceptable']})" for k in cases]
 
