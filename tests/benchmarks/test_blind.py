@@ -47,3 +47,21 @@ def test_claims_count_in_a_repository_with_no_judged_verdict(tmp_path, capsys):
     (judged / "j-findings.jsonl").write_text(json.dumps({"key": "repo:train.py:3:TF201", "right": True}) + "\n")
     assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
     assert "error/warning findings right: 100% (1/1" in capsys.readouterr().out
+
+
+def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tmp_path, capsys):
+    """A case whose judge also accepts leave-eager counts in recall, not among the insisted ones."""
+    import json
+
+    reports, judged = tmp_path / "reports", tmp_path / "judged"
+    reports.mkdir()
+    judged.mkdir()
+    functions = [{"id": "train.py::step", "verdict": "decorate"}, {"id": "train.py::loss", "verdict": "leave-eager"}]
+    (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
+    cases = [{"key": "repo:train.py::step", "acceptable": ["decorate"]},
+             {"key": "repo:train.py::loss", "acceptable": ["decorate", "leave-eager"]}]
+    (judged / "j-recall.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
+    out = capsys.readouterr().out
+    assert "recall, a verdict of the right kind: 50% (1/2" in out
+    assert "insists on a change (no status quo acceptable): 100% (1/1" in out
