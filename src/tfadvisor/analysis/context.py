@@ -14,7 +14,7 @@ from functools import cached_property
 
 from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import Scope, children
+from tfadvisor.analysis.scopes import Scope, children, walk
 from tfadvisor.analysis.summary import Kind, Param
 
 _PRIMITIVE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "ord", "chr", "hash", "id",
@@ -91,7 +91,7 @@ class ScopeContext:
                     for target in node.targets:
                         self._bind(target, kind, node.value)
                     if self.is_dataset(node.value):
-                        self.datasets.update(n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+                        self.datasets.update(n.id for t in node.targets for n in walk(t) if isinstance(n, ast.Name))
                 elif isinstance(node, ast.AnnAssign) and node.value is not None:
                     self._bind(node.target, self.kind(node.value), node.value)
                 elif isinstance(node, ast.AugAssign):
@@ -620,7 +620,7 @@ def is_graph_op(name: str | None) -> bool:
 
 
 def _contains(tree: ast.AST, target: ast.AST) -> bool:
-    return any(n is target for n in ast.walk(tree))
+    return any(n is target for n in walk(tree))
 
 
 def _join(a: tuple[Kind, tuple[str, ...]], b: tuple[Kind, tuple[str, ...]]) -> tuple[Kind, tuple[str, ...]]:

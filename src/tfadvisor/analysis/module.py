@@ -19,7 +19,7 @@ from typing import TypeGuard
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, index_scopes
+from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, index_scopes, walk
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
@@ -313,7 +313,7 @@ def _compiled_names(scope: Scope, call: ast.Call) -> set[str]:
     """Names (last parts) the losses and metrics a compile call hands Keras mention, and what names
     among them are bound to in the same scope (``metrics = [MeanAP()]``)."""
     def names(node: ast.AST) -> set[str]:
-        return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+        return {n.id if isinstance(n, ast.Name) else n.attr for n in walk(node)
                 if isinstance(n, (ast.Name, ast.Attribute))}
     found = set().union(*(names(value) for value in references.compiled_values(call)))
     for node in scope.nodes(ast.Assign):
@@ -420,7 +420,7 @@ def _rebound_to_values(tree: ast.Module, module_calls: list[CallSite]) -> dict[s
 def _wraps(call: ast.Call, name: str) -> bool:
     """``f = tf.function(f)``, ``f = functools.partial(f, k=1)``: the new value still runs ``f``."""
     return any(isinstance(n, ast.Name) and n.id == name
-               for arg in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(arg))
+               for arg in [*call.args, *(k.value for k in call.keywords)] for n in walk(arg))
 
 
 def _module_models(module: Scope, imports: ImportMap) -> frozenset[str]:
@@ -572,8 +572,8 @@ def _under_main_guard(tree: ast.Module) -> set[int]:
     out: set[int] = set()
     for stmt in tree.body:
         if (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)
-                and any(isinstance(n, ast.Name) and n.id == "__name__" for n in ast.walk(stmt.test))
-                and any(isinstance(n, ast.Constant) and n.value == "__main__" for n in ast.walk(stmt.test))):
+                and any(isinstance(n, ast.Name) and n.id == "__name__" for n in walk(stmt.test))
+                and any(isinstance(n, ast.Constant) and n.value == "__main__" for n in walk(stmt.test))):
             out.update(id(n) for n in stmt.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
     return out
 
@@ -595,12 +595,12 @@ def _fill_facts(fn: FunctionSummary, ctx: ScopeContext) -> None:
     if ctx.scope.children:
         nested = {c.node.name for c in ctx.scope.children if isinstance(c.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
         fn.returned_locals = sorted({n.id for r in ctx.scope.nodes(ast.Return) if r.value is not None
-                                     for n in ast.walk(r.value) if isinstance(n, ast.Name) and n.id in nested})
+                                     for n in walk(r.value) if isinstance(n, ast.Name) and n.id in nested})
     params = {p.name: p for p in fn.params}
     call_ops = _count_calls(fn, ctx, params)
     fn.tensor_ops = call_ops + _count_binops(fn, ctx, params)
     _attribute_evidence(ctx, params)
-    fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in ast.walk(test)
+    fn.condition_params = sorted({n.id for test in _conditions(ctx) for n in walk(test)
                                   if isinstance(n, ast.Name) and n.id in params})
     fn.python_iterated = _python_iterated(ctx, params)
     fn.batch_loops = _batch_loops(ctx)
@@ -990,7 +990,7 @@ def _long_loop(ctx: ScopeContext, loop: ast.AST) -> bool:
         for arg in iterable.args:
             if isinstance(arg, ast.Constant) and isinstance(arg.value, int):
                 return arg.value * _ops_in(ctx, loop.body) >= LONG_LOOP_OPS  # type: ignore[attr-defined]
-            if any(isinstance(n, ast.Attribute) and n.attr == "shape" for n in ast.walk(arg)):
+            if any(isinstance(n, ast.Attribute) and n.attr == "shape" for n in walk(arg)):
                 return True
     return False
 
@@ -1002,7 +1002,7 @@ def _mixes(body: list[ast.stmt]) -> bool:
     """Arithmetic in a loop body (``tau * w + (1 - tau) * t``): computing with each variable, not
     only reading it (a summary per weight)."""
     return any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Add, ast.Sub, ast.Mult))
-               for stmt in body for n in ast.walk(stmt))
+               for stmt in body for n in walk(stmt))
 
 
 def _ops_in(ctx: ScopeContext, body: list[ast.stmt]) -> int:
@@ -1073,7 +1073,7 @@ def _only_parameters(ctx: ScopeContext, call: ast.Call) -> tuple[str, ...]:
     static = _static_locals(ctx)
     found: set[str] = set()
     for arg in [*call.args, *(k.value for k in call.keywords)]:
-        for node in ast.walk(arg):
+        for node in walk(arg):
             if isinstance(node, ast.Name) and node.id in ctx.params:
                 found.add(node.id)
             elif (isinstance(node, ast.Name) and node.id not in static and node.id in ctx.local_names) or (
@@ -1120,7 +1120,7 @@ def _static_locals(ctx: ScopeContext) -> frozenset[str]:
             else:  # a loop target
                 targets = [node.target]  # type: ignore[attr-defined]
             for target in targets:
-                for name in ast.walk(target) if target is not None else ():
+                for name in walk(target) if target is not None else ():
                     if isinstance(name, ast.Name):
                         values.setdefault(name.id, []).append(value if target is name else None)
         static: frozenset[str] = frozenset()
@@ -1185,7 +1185,7 @@ def _fed_back(ctx: ScopeContext) -> dict[int, frozenset[str]]:
         for node in ctx.scope.nodes(ast.Assign):
             if isinstance(node.value, ast.Call):
                 out[id(node.value)] = frozenset(
-                    n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+                    n.id for t in node.targets for n in walk(t) if isinstance(n, ast.Name))
         return out
     return ctx.scope.cached("fed_back", build)
 
@@ -1321,7 +1321,7 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     # like ``for _ in range(k_disc):``) that the call is not in
     nested = [stmt for stmt in inner.body if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While))]
     return any(not _few(ctx, loop) and not _over_a_list(ctx, loop) and not _an_episode(loop)
-               and not any(m is call for m in ast.walk(loop))
+               and not any(m is call for m in walk(loop))
                for loop in nested)
 
 
@@ -1330,7 +1330,7 @@ def _an_episode(loop: ast.AST) -> bool:
     update after it runs once per episode, the hot call of a policy-gradient agent, not once per
     epoch after the loop over batches (heldout38: a REINFORCE ``train`` called per episode, told it
     runs now and then)."""
-    return any(isinstance(n, ast.Call) and values.steps_an_environment(n.func, ("step",)) for n in ast.walk(loop))
+    return any(isinstance(n, ast.Call) and values.steps_an_environment(n.func, ("step",)) for n in walk(loop))
 
 
 _PER_AGENT_WORDS = ("model", "agent", "actor", "critic", "policy", "net", "learner", "env")
@@ -1345,7 +1345,7 @@ def _over_a_list(ctx: ScopeContext, loop: ast.AST) -> bool:
         iterable = iterable.args[0]
     if not isinstance(iterable, ast.Name):
         return False
-    names = [iterable.id, *(n.id for n in ast.walk(getattr(loop, "target", iterable)) if isinstance(n, ast.Name))]
+    names = [iterable.id, *(n.id for n in walk(getattr(loop, "target", iterable)) if isinstance(n, ast.Name))]
     if not any(word in name.lower() for name in names for word in _PER_AGENT_WORDS):
         return False  # a module's list of batches is still the loop over batches
     # (in a function, a local of the same name is not the module's list)
@@ -1366,8 +1366,8 @@ def _periodic(ctx: ScopeContext, params: dict[str, Param]) -> bool:
 def _periodic_test(test: ast.AST, on: Container[str] | None = None) -> bool:
     """A test like ``step % 100 == 0`` (with ``on``: the counted value is one of these names)."""
     return any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
-               and (on is None or any(isinstance(v, ast.Name) and v.id in on for v in ast.walk(m.left)))
-               for m in ast.walk(test))
+               and (on is None or any(isinstance(v, ast.Name) and v.id in on for v in walk(m.left)))
+               for m in walk(test))
 
 
 def _true_here(value: ast.AST, scope: Scope) -> bool:
@@ -1429,7 +1429,7 @@ def _comprehensions_around(ctx: ScopeContext) -> dict[int, list[_Comprehension]]
             assert isinstance(comp, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp))
             parts = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]
             for part in parts:
-                for n in ast.walk(part):
+                for n in walk(part):
                     out.setdefault(id(n), []).append(comp)
         return out
     return ctx.scope.cached("comprehensions_around", build)
@@ -1504,7 +1504,7 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
         if source != values.UNKNOWN:
             site.sources[key] = source
     if (varying and not _few_values(arg) and not _batch_size_of_loop_target(ctx, arg, call)
-            and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(arg))):
+            and any(isinstance(n, ast.Name) and n.id in varying for n in walk(arg))):
         site.varying.append(key)  # ``i == 0`` changes too, but takes two values: two traces at most
     if ((varying and isinstance(arg, ast.Name) and arg.id in varying and _from_padded_batches(ctx, arg.id, call))
             or _array_of_grown_list(ctx, arg)):
@@ -1568,7 +1568,7 @@ def _from_padded_batches(ctx: ScopeContext, name: str, call: ast.Call) -> bool:
     batches: each batch is as long as its longest element, so consecutive batches differ in shape
     (TF 2.21: 10 padded batches through a tf.function, 9 traces; 3 with ``reduce_retracing=True``)."""
     for loop in reversed(ctx.enclosing(call)):
-        if isinstance(loop, ast.For) and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.target)):
+        if isinstance(loop, ast.For) and any(isinstance(n, ast.Name) and n.id == name for n in walk(loop.target)):
             return _padded(ctx, loop.iter, 0)
     return False
 
@@ -1614,7 +1614,7 @@ def _padded(ctx: ScopeContext, node: ast.AST, depth: int) -> bool:
     """``ds.padded_batch(...)`` in the expression, or in what its names are bound to (here or at
     module level), a few bindings deep."""
     names = []
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in _PADDING:
             return not _padded_to_fixed_shapes(sub)
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
@@ -1645,7 +1645,7 @@ def _padded_to_fixed_shapes(call: ast.Call) -> bool:
         if isinstance(node, ast.UnaryOp):
             return False  # ``-1``: padded to the longest
         return isinstance(node, (ast.Name, ast.Attribute, ast.BinOp)) and not any(
-            isinstance(n, ast.Constant) and n.value is None for n in ast.walk(node))
+            isinstance(n, ast.Constant) and n.value is None for n in walk(node))
 
     return isinstance(shapes, (ast.List, ast.Tuple)) and fixed(shapes)
 
@@ -1725,11 +1725,11 @@ def _few_values(node: ast.AST) -> bool:
 def _cycles(node: ast.AST) -> bool:
     if not isinstance(node, ast.BinOp):
         return False
-    cycled = {id(n) for mod in ast.walk(node) if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod)
+    cycled = {id(n) for mod in walk(node) if isinstance(mod, ast.BinOp) and isinstance(mod.op, ast.Mod)
               and isinstance(mod.right, ast.Constant) and type(mod.right.value) is int
               and 1 < mod.right.value < tfapi.RETRACES_WARNED
-              for n in ast.walk(mod.left)}
-    names = [n for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript))]
+              for n in walk(mod.left)}
+    names = [n for n in walk(node) if isinstance(n, (ast.Name, ast.Call, ast.Attribute, ast.Subscript))]
     return bool(cycled) and all(id(n) in cycled for n in names)
 
 
@@ -1777,7 +1777,7 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
         if _few_iterations(loop):
             continue  # fewer traces than TensorFlow's retracing warning needs (tests/conformance, TF101)
         if isinstance(loop, (ast.For, ast.AsyncFor)):
-            varying.update(n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name))
+            varying.update(n.id for n in walk(loop.target) if isinstance(n, ast.Name))
         body_nodes = [n for stmt in loop.body for n in ctx.walk(stmt)]  # type: ignore[attr-defined]
         booleans = _few_valued_names(body_nodes) | _scaled_names(body_nodes)
         varying.update(n.id for n in body_nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
@@ -1790,7 +1790,7 @@ def _loop_context(ctx: ScopeContext) -> dict[int, set[str]]:
             if isinstance(n, ast.Call):
                 out.setdefault(id(n), set()).update(varying)
     for comp in comprehensions:
-        varying = {n.id for g in comp.generators for n in ast.walk(g.target)  # type: ignore[attr-defined]
+        varying = {n.id for g in comp.generators for n in walk(g.target)  # type: ignore[attr-defined]
                    if isinstance(n, ast.Name)}
         parts = [comp.key, comp.value] if isinstance(comp, ast.DictComp) else [comp.elt]  # type: ignore[attr-defined]
         parts += [cond for g in comp.generators for cond in g.ifs]  # type: ignore[attr-defined]

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from tfadvisor.analysis import graph_context, tfapi
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, walk
 
 _RECEIVER_METHODS = (graph_context.TRACING_DATASET_METHODS | graph_context.TRACING_STRATEGY_METHODS
                      | graph_context.TRACING_CRITICAL_SECTION_METHODS | graph_context.NEEDS_GRAPH_METHODS
@@ -179,7 +179,7 @@ def _refs_in(ctx: ScopeContext, node: ast.AST, depth: int = 0) -> list[str]:
     if isinstance(node, ast.Dict):
         return [r for v in node.values for r in _refs_in(ctx, v, depth + 1)]
     if isinstance(node, ast.Lambda):
-        return [r for n in ast.walk(node.body) if isinstance(n, ast.Call)
+        return [r for n in walk(node.body) if isinstance(n, ast.Call)
                 for r in _refs_in(ctx, n.func, depth + 1)]
     if isinstance(node, ast.Call):
         name = ctx.call_name(node)
@@ -263,7 +263,7 @@ def _runs_a_parameter_as_a_graph(node: ast.FunctionDef | ast.AsyncFunctionDef, o
     if not any(tfapi.is_tf_function(ctx.imports.resolve(d.func if isinstance(d, ast.Call) else d))
                for d in node.decorator_list):
         return False
-    return any(isinstance(n, ast.Name) and n.id in outer for stmt in node.body for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Name) and n.id in outer for stmt in node.body for n in walk(stmt))
 
 
 def _find_wraps(scope: Scope, ctx: ScopeContext) -> tuple[bool, bool]:

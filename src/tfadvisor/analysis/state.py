@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
-from tfadvisor.analysis.scopes import Scope, every_node
+from tfadvisor.analysis.scopes import Scope, every_node, walk
 
 _CONTAINER_CALLS = frozenset({"list", "dict", "set", "collections.defaultdict", "collections.OrderedDict",
                               "collections.deque", "collections.Counter", "defaultdict", "OrderedDict",
@@ -79,7 +79,7 @@ def fixed_after_init(ctx: ScopeContext) -> frozenset[str]:
 
     def build() -> frozenset[str]:
         init = next((m for m in cls.node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
-        initial = {n.attr for n in ast.walk(init)
+        initial = {n.attr for n in walk(init)
                    if isinstance(n, ast.Attribute) and is_self(n.value) and isinstance(n.ctx, ast.Store)} if init else set()
         return frozenset(initial) - _changed_attributes(ctx.scope.root)
     return ctx.scope.root.cached(f"fixed_after_init:{cls.qualname}", build)
@@ -90,7 +90,7 @@ def _changed_attributes(module: Scope) -> frozenset[str]:
     (``self.tau = ...`` there sets them up; anywhere else, or ``agent.tau = ...``, changes them)."""
     def build() -> frozenset[str]:
         setup = {id(n) for init in every_node(module, ast.FunctionDef) if init.name == "__init__"
-                 for n in ast.walk(init) if isinstance(n, ast.Attribute) and is_self(n.value)}
+                 for n in walk(init) if isinstance(n, ast.Attribute) and is_self(n.value)}
         changed: set[str] = set()
         for node in every_node(module, ast.Attribute, ast.AugAssign, ast.Subscript, ast.Call):
             if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) and id(node) not in setup:
@@ -221,7 +221,7 @@ def _updates_itself(ctx: ScopeContext, node: ast.AST, target: ast.AST) -> bool:
     if ctx.kind_deps(node.value)[0] == "tensor" or ast.unparse(target) in _tensor_targets(ctx):
         return False
     text = ast.unparse(target)
-    return any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(node.value))
+    return any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in walk(node.value))
 
 
 def _outliving_container(ctx: ScopeContext, receiver: ast.AST, declared: set[str]) -> bool:

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tfadvisor.analysis import tfapi
+from tfadvisor.analysis.scopes import walk
 
 if TYPE_CHECKING:
     from tfadvisor.analysis.context import ScopeContext
@@ -165,9 +166,9 @@ def term(ctx: ScopeContext, node: ast.AST, _seen: frozenset[str] = frozenset()) 
 def _element_is_made(node: ast.ListComp) -> bool:
     """``[Sampler(k) for _ in range(n)]``: each element made by the same call, whose arguments do not
     read the comprehension's own names (those would be read as the function's)."""
-    targets = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+    targets = {n.id for gen in node.generators for n in walk(gen.target) if isinstance(n, ast.Name)}
     return isinstance(node.elt, ast.Call) and not any(
-        isinstance(n, ast.Name) and n.id in targets for n in ast.walk(node.elt))
+        isinstance(n, ast.Name) and n.id in targets for n in walk(node.elt))
 
 
 def _from_pandas(value: Value) -> bool:
@@ -201,7 +202,7 @@ def _name_term(ctx: ScopeContext, name: str, seen: frozenset[str]) -> Value:
     if bindings and name in seen:
         # ``x = x / 255.0`` refers to the name's other bindings: the ones that do not mention it
         others = [(node, path) for node, path in bindings
-                  if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))]
+                  if not any(isinstance(n, ast.Name) and n.id == name for n in walk(node))]
         if not others or len(others) == len(bindings):
             return UNKNOWN
         return any_of([_apply(term(ctx, node, seen), path) for node, path in others[:_MAX_BINDINGS]])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext, is_graph_op
 from tfadvisor.analysis.module import is_model_call
-from tfadvisor.analysis.scopes import DEAD_LINES, Scope
+from tfadvisor.analysis.scopes import DEAD_LINES, Scope, walk
 
 Deps = tuple[str, ...]
 # Parameters with no evidence either way: a hit that rests on one only counts when its name says
@@ -92,7 +92,7 @@ def _rests_on_weak_params(ctx: ScopeContext, node: ast.AST) -> bool:
     """A tensor only because a parameter was passed to some TF function (``axis``, ``rate``,
     ``pred``: Python values are passed to ops all the time), with no op computing it here."""
     weak = False
-    for n in ast.walk(node):
+    for n in walk(node):
         if isinstance(n, ast.Call) and is_graph_op(ctx.call_name(n)):
             return False  # computed by an op here (a method call defers to its receiver)
         if not isinstance(n, ast.Name):
@@ -111,7 +111,7 @@ def _keyed_by_strings(loop: ast.For, name: str) -> bool:
     """Whether the loop body indexes its target with a string constant (``out["logits"]``)."""
     return any(isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == name
                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
-               for stmt in loop.body for node in ast.walk(stmt))
+               for stmt in loop.body for node in walk(stmt))
 
 
 def tf_loop(ctx: ScopeContext, loop: ast.AST) -> tuple[bool, Deps]:
@@ -265,7 +265,7 @@ def _unpacked(ctx: ScopeContext) -> frozenset[str]:
     """Names bound by unpacking (``a, b = f(x)``): elements of a tuple, often Python lists."""
     return ctx.scope.cached("unpacked", lambda: frozenset(
         n.id for node in ctx.scope.nodes(ast.Assign) for target in node.targets
-        if isinstance(target, (ast.Tuple, ast.List)) for n in ast.walk(target) if isinstance(n, ast.Name)))
+        if isinstance(target, (ast.Tuple, ast.List)) for n in walk(target) if isinstance(n, ast.Name)))
 
 
 def ends_with_exit(stmts: list[ast.stmt]) -> bool:
@@ -403,13 +403,13 @@ def loop_names(ctx: ScopeContext, node: ast.AST) -> set[str] | None:
         if isinstance(outer, _LOOP_NODES):
             found = found or set()
             if isinstance(outer, (ast.For, ast.AsyncFor)):
-                found.update(n.id for n in ast.walk(outer.target) if isinstance(n, ast.Name))
+                found.update(n.id for n in walk(outer.target) if isinstance(n, ast.Name))
             found.update(n.id for stmt in outer.body for n in ctx.walk(stmt)
                          if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     for comp in ctx.scope.nodes(*_COMPREHENSIONS):
-        if any(n is node for n in ast.walk(comp)):
+        if any(n is node for n in walk(comp)):
             found = found or set()
-            found.update(n.id for g in comp.generators for n in ast.walk(g.target)  # type: ignore[attr-defined]
+            found.update(n.id for g in comp.generators for n in walk(g.target)  # type: ignore[attr-defined]
                          if isinstance(n, ast.Name))
     return found
 
@@ -434,7 +434,7 @@ def _called_in_loop(root: Scope, name: str) -> bool:
         stack.extend(scope.children)
         repeated: list[ast.AST] = [*scope.nodes(*_LOOP_NODES), *scope.nodes(*_COMPREHENSIONS)]
         for block in repeated:
-            for n in ast.walk(block):
+            for n in walk(block):
                 if isinstance(n, ast.Call) and n.lineno not in dead and (
                         (isinstance(n.func, ast.Name) and n.func.id == name)
                         or (isinstance(n.func, ast.Attribute) and n.func.attr == name)):
@@ -450,12 +450,12 @@ def shape_follows(ctx: ScopeContext, call: ast.Call, names: set[str]) -> bool:
     """Whether an argument of ``call`` has a shape made from ``names`` (``tf.ones([n])``,
     ``x[:n]``): each iteration passes a new shape, which traces anyway."""
     for arg in [*call.args, *(k.value for k in call.keywords)]:
-        for n in ast.walk(arg):
+        for n in walk(arg):
             if isinstance(n, ast.Call) and ctx.call_name(n) in _SHAPED and n.args:
                 shape = n.args[0]
-                if any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(shape)):
+                if any(isinstance(m, ast.Name) and m.id in names for m in walk(shape)):
                     return True
             if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice):
-                if any(isinstance(m, ast.Name) and m.id in names for m in ast.walk(n.slice)):
+                if any(isinstance(m, ast.Name) and m.id in names for m in walk(n.slice)):
                     return True
     return False

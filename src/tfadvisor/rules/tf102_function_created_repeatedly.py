@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import graph_context, tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import called_repeatedly, is_tf_function_decorated, loop_names, module_scope, shape_follows
@@ -196,7 +197,7 @@ def _captures_loop_value(ctx: ScopeContext, where: ast.AST, target: ast.AST | No
             root = root.value
         return isinstance(root, ast.Name) and root.id in names
     body = target.body if isinstance(target, ast.Lambda) else target
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names for n in ast.walk(body))
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in names for n in walk(body))
 
 
 def _gets_new_object(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDef, loop: ast.AST) -> bool:
@@ -206,7 +207,7 @@ def _gets_new_object(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionD
     iteration costs nothing more (tests/conformance/variants/tf102.py)."""
     params = [a.arg for a in fn.args.args]
     called = {i for i, p in enumerate(params) if any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == p for n in ast.walk(fn))}
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == p for n in walk(fn))}
     if not called:
         return False
     built = _built_in(ctx, loop)
@@ -227,7 +228,7 @@ def _outer_gets_new_object(ctx: ScopeContext, outer: ast.FunctionDef | ast.Async
     used = {p for p in params if any(
         (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == p)
         or (isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == p)
-        for n in ast.walk(nested))}
+        for n in walk(nested))}
     if not used:
         return False
     root = module_scope(ctx.scope)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import (
@@ -135,7 +136,7 @@ for i in range(10):
 def _in_comprehension(ctx: ScopeContext, call: ast.AST) -> bool:
     comps = ctx.scope.cached("tf103_comprehensions", lambda: {
         id(n) for comp in ctx.scope.nodes(ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-        for n in ast.walk(comp)})
+        for n in walk(comp)})
     return id(call) in comps
 
 

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import module_scope
@@ -156,7 +157,7 @@ def _called_in_module(ctx: ScopeContext, method: str) -> bool:
     """Whether code of this file calls ``method`` on some object (``self.anneal()``, ``m.anneal()``)."""
     root = module_scope(ctx.scope)
     called = root.cached("tf106_called_methods", lambda: frozenset(
-        c.func.attr for c in ast.walk(root.node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)))
+        c.func.attr for c in walk(root.node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)))
     return method in called
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import is_model_call
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import module_scope
@@ -172,7 +172,7 @@ def _is_float32(ctx: ScopeContext, node: ast.AST, float32: set[str] | None = Non
     """Holds a model's or layer's output, a name made from one, or a float32 variable (module level
     or ``self``): TensorFlow keeps that dtype through the ops around it. ``float32``: the local names
     known to hold one so far (by default all of them, found only when a local name is asked about)."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Call) and is_model_call(ctx, sub):
             return True
         if isinstance(sub, ast.Name) and sub.id in ctx.local_names and float32 is None:
@@ -194,7 +194,7 @@ def _made_variables(ctx: ScopeContext, owner: ast.AST | Scope, attributes: bool 
     if isinstance(owner, Scope):
         return owner.cached("tf109_variables", lambda: _variables_in(ctx, owner.nodes(ast.Assign), attributes))
     return module_scope(ctx.scope).cached(f"tf109_attributes:{id(owner)}", lambda: _variables_in(
-        ctx, [n for n in ast.walk(owner) if isinstance(n, ast.Assign)], attributes))
+        ctx, [n for n in walk(owner) if isinstance(n, ast.Assign)], attributes))
 
 
 def _variables_in(ctx: ScopeContext, assigns: list[ast.Assign], attributes: bool) -> frozenset[str]:

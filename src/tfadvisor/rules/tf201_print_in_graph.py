@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
@@ -78,7 +79,7 @@ def encode(x):
         prints = [c for c in ctx.scope.nodes(ast.Call) if ctx.call_name(c) == "print"]
         if not prints:
             return
-        handled = {id(n) for h in ctx.scope.nodes(ast.ExceptHandler) for n in ast.walk(h)}
+        handled = {id(n) for h in ctx.scope.nodes(ast.ExceptHandler) for n in walk(h)}
         handled |= _before_failing(ctx)
         for call in prints:
             assert isinstance(call, ast.Call)
@@ -100,7 +101,7 @@ def _before_failing(ctx: ScopeContext) -> set[int]:
     fn = ctx.function
     if fn is None:
         return out
-    for node in ast.walk(fn):
+    for node in walk(fn):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if not isinstance(block, list) or not block:
@@ -109,7 +110,7 @@ def _before_failing(ctx: ScopeContext) -> set[int]:
             fails = isinstance(last, ast.Raise) or (
                 isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and ctx.call_name(last.value) in _EXITS)
             if fails:
-                out.update(id(n) for stmt in block[:-1] if isinstance(stmt, ast.Expr) for n in ast.walk(stmt))
+                out.update(id(n) for stmt in block[:-1] if isinstance(stmt, ast.Expr) for n in walk(stmt))
     return out
 
 

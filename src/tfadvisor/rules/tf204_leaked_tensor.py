@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.state import is_self
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -192,7 +193,7 @@ def _build_eager_reads(ctx: ScopeContext) -> frozenset[str]:
                 continue
             # ``float(self.last_loss)`` in a method, ``float(trainer.last_loss)`` or
             # ``att.weights.numpy()`` in the program: read back into Python, on any receiver.
-            out.update(n.attr for a in args for n in ast.walk(a) if isinstance(n, ast.Attribute))
+            out.update(n.attr for a in args for n in walk(a) if isinstance(n, ast.Attribute))
     return frozenset(out)
 
 
@@ -233,7 +234,7 @@ def _self_uses(ctx: ScopeContext, cls: ast.ClassDef) -> list[tuple[str, dict[str
             calls: dict[str, int] = {}
             loads: dict[str, int] = {}
             stores: set[str] = set()
-            for node in ast.walk(method):
+            for node in walk(method):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_self(node.func.value):
                     calls[node.func.attr] = min(calls.get(node.func.attr, node.lineno), node.lineno)
                 elif isinstance(node, ast.Attribute) and is_self(node.value):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
@@ -94,7 +95,7 @@ def _unread_draws(ctx: ScopeContext) -> set[int]:
     for node in ctx.scope.nodes(ast.Assign):
         assert isinstance(node, ast.Assign)
         if all(isinstance(t, ast.Name) and t.id not in read for t in node.targets):
-            out.update(id(c) for c in ast.walk(node.value) if isinstance(c, ast.Call))
+            out.update(id(c) for c in walk(node.value) if isinstance(c, ast.Call))
     return out
 
 

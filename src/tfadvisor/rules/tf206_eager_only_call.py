@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis import autograph, tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import names_a_model
-from tfadvisor.analysis.scopes import Scope
+from tfadvisor.analysis.scopes import Scope, walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import decorator_option, likely_tensor
@@ -225,7 +225,7 @@ def _bound_in(ctx: ScopeContext, scope: Scope) -> tuple[frozenset[str], frozense
         for node in scope.nodes(ast.Assign):
             is_variable = isinstance(node.value, ast.Call) and ctx.call_name(node.value) == "tensorflow.Variable"
             for target in node.targets:
-                for name in ast.walk(target):
+                for name in walk(target):
                     if isinstance(name, ast.Name):
                         (made if is_variable and name is target else other).add(name.id)
         return frozenset(made - other), frozenset(other)

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import tf_loop, used_after
@@ -108,7 +109,7 @@ def _made_inside(ctx: ScopeContext, name: str, loop: ast.AST) -> bool:
 
 
 def _in_iter(loop: ast.For, node: ast.AST) -> bool:
-    return any(n is node for n in ast.walk(loop.iter))
+    return any(n is node for n in walk(loop.iter))
 
 
 def _is_python_list(ctx: ScopeContext, name: str) -> bool:

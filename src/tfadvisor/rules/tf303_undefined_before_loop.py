@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import dataset_loop, defined_before, stores, used_after
@@ -87,7 +88,7 @@ def last_value(x):
                 continue
             assigned = stores(ctx, loop.body)  # type: ignore[attr-defined]
             if isinstance(loop, ast.For):
-                for t in ast.walk(loop.target):
+                for t in walk(loop.target):
                     if isinstance(t, ast.Name):
                         assigned.pop(t.id, None)  # the loop target is defined by the loop itself
             if not assigned:

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._keras_traced import keras_traces_unconverted
@@ -196,7 +197,7 @@ def _type_checked(ctx: ScopeContext) -> frozenset[str]:
     return ctx.scope.cached("tf305_type_checked", lambda: frozenset(
         n.id for call in ctx.scope.nodes(ast.Call)
         if isinstance(call.func, ast.Name) and call.func.id == "isinstance" and call.args
-        for n in ast.walk(call.args[0]) if isinstance(n, ast.Name)))
+        for n in walk(call.args[0]) if isinstance(n, ast.Name)))
 
 
 def _type_tested(ctx: ScopeContext, node: ast.AST) -> bool:

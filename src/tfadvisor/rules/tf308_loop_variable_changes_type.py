@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import dataset_loop, last_assignment_before, likely_tensor, tf_loop
@@ -140,7 +141,7 @@ def last_row(x):
 
     def _python_condition(self, ctx: ScopeContext, loop: ast.While) -> Hit | None:
         """``while steps < 10`` where ``steps`` starts as a Python number and becomes a tensor."""
-        names = {n.id for n in ast.walk(loop.test) if isinstance(n, ast.Name)}
+        names = {n.id for n in walk(loop.test) if isinstance(n, ast.Name)}
         updates = dict(_tensor_updates(ctx, loop))
         for name in sorted(names):
             start = last_assignment_before(ctx, name, loop.lineno)
@@ -183,14 +184,14 @@ def _static_shape(ctx: ScopeContext, start: ast.AST) -> bool:
     has an unknown length, which ``tf.concat`` keeps: no invariant needed (conformance variant
     concat-onto-a-start-sized-by-a-tensor)."""
     if isinstance(start, ast.Call) and ctx.call_name(start) in _SHAPED_BY_ARGUMENT:
-        return all(isinstance(n, ast.Constant) for a in start.args[:2] for n in ast.walk(a)
+        return all(isinstance(n, ast.Constant) for a in start.args[:2] for n in walk(a)
                    if isinstance(n, (ast.Name, ast.Constant, ast.Subscript, ast.Attribute, ast.Call)))
     return True
 
 
 def _all_python(ctx: ScopeContext, test: ast.AST, changing: str) -> bool:
     """The condition is Python before the loop: every other name in it is not a tensor."""
-    for n in ast.walk(test):
+    for n in walk(test):
         if isinstance(n, ast.Name) and n.id != changing:
             if likely_tensor(ctx, n)[0] or n.id in ctx.params:
                 return False
@@ -218,7 +219,7 @@ def _tensor_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AST
 
 def _tensor_expr(ctx: ScopeContext, value: ast.AST) -> bool:
     """A tensor for sure: computed by a TF op (directly, or as an operand)."""
-    for n in ast.walk(value):
+    for n in walk(value):
         if isinstance(n, ast.Call) and (ctx.call_name(n) or "").startswith("tensorflow."):
             kind = ctx.kind_deps(n)
             if kind == ("tensor", ()):
@@ -232,7 +233,7 @@ def _element_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AS
     """In ``for v in tensor:``, names updated from ``v`` (each ``v`` is a tensor in a TF loop)."""
     if not isinstance(loop, ast.For):
         return []
-    elements = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    elements = {n.id for n in walk(loop.target) if isinstance(n, ast.Name)}
     out: list[tuple[str, ast.AST]] = []
     for stmt in loop.body:
         for node in ctx.walk(stmt):
@@ -242,7 +243,7 @@ def _element_updates(ctx: ScopeContext, loop: ast.AST) -> list[tuple[str, ast.AS
                 target, value = node.target.id, node.value
             else:
                 continue
-            if any(isinstance(n, ast.Name) and n.id in elements for n in ast.walk(value)):
+            if any(isinstance(n, ast.Name) and n.id in elements for n in walk(value)):
                 out.append((target, value))
     return out
 
@@ -264,7 +265,7 @@ def _mismatch(start: ast.AST | None, value: ast.AST) -> str | None:
 
 
 def _floaty(value: ast.AST) -> bool:
-    for n in ast.walk(value):
+    for n in walk(value):
         if isinstance(n, ast.Constant) and isinstance(n.value, float):
             return True
         if isinstance(n, ast.Attribute) and n.attr in ("float32", "float64", "float16", "bfloat16"):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.state import guarded_nodes
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -40,7 +41,7 @@ def _builds_nothing_here(ctx: ScopeContext, call: ast.Call, name: str | None, se
         return False
     if seeded or any(k.arg in ("input_shape", "input_dim", "batch_input_shape") for k in call.keywords):
         return False
-    if any(ctx.call_name(n) in _INPUTS for arg in call.args for n in ast.walk(arg) if isinstance(n, ast.Call)):
+    if any(ctx.call_name(n) in _INPUTS for arg in call.args for n in walk(arg) if isinstance(n, ast.Call)):
         return False  # ``Sequential([keras.Input((4,)), Dense(3)])`` is built on the spot
     return not _called_here(ctx, call)
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import made_on_self, one_observation
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_keras_class_here, is_test_module, keras_base, module_scope
@@ -170,7 +171,7 @@ class TextNet(tf.keras.Model):
         # which the code does not say: a note, not a warning. Likewise a class made in another
         # module: whether a program builds it first (``model.build(shape)``: then every weight gets
         # its gradients; an eager first call does not, it is traced too) is not in this file.
-        loop = any(_tensor_loop(ctx, node) for node in ast.walk(fn))
+        loop = any(_tensor_loop(ctx, node) for node in walk(fn))
         # ``critic(obs[None])`` before training on batches: that first trace is of one observation,
         # training's batches trace again and get their gradients (conformance variant
         # built-by-an-eager-call-on-one-observation-then-trained-on-batches); whether the batches
@@ -202,10 +203,10 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     another class's ``__init__`` is built when its model is, which the program making that model says."""
     root = module_scope(ctx.scope).node
     made = building = training = False
-    in_classes = {id(n) for c in ast.walk(root) if isinstance(c, ast.ClassDef) for n in ast.walk(c)}
+    in_classes = {id(n) for c in walk(root) if isinstance(c, ast.ClassDef) for n in walk(c)}
     # ``self.head = Head()`` in the model holding it: ``self.head.build(shape)`` builds this class
     held = {attr for (_, attr), made in made_on_self(module_scope(ctx.scope)).items() if made == cls}
-    for node in ast.walk(root):
+    for node in walk(root):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -224,11 +225,11 @@ def _called_on_one_observation(ctx: ScopeContext, cls: str) -> bool:
     """The module calls an instance of the class (``critic = Critic()``) on one observation:
     ``critic(tf.ones([1, 3]))``, ``critic(obs[None])``, ``critic(np.expand_dims(obs, 0))``."""
     root = module_scope(ctx.scope).node
-    instances = {t.id for node in ast.walk(root) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+    instances = {t.id for node in walk(root) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
                  and (getattr(node.value.func, "id", None) or getattr(node.value.func, "attr", None)) == cls
                  for t in node.targets if isinstance(t, ast.Name)}
     return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in instances
-               and node.args and one_observation(ctx.resolve, node.args[0]) for node in ast.walk(root))
+               and node.args and one_observation(ctx.resolve, node.args[0]) for node in walk(root))
 
 
 def _model_with_own_build(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
@@ -248,7 +249,7 @@ def _init_calls_call(cls: ast.ClassDef) -> bool:
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     return init is not None and any(
         isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "call"
-        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" for c in ast.walk(init))
+        and isinstance(c.func.value, ast.Name) and c.func.value.id == "self" for c in walk(init))
 
 
 def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = frozenset()) -> bool:
@@ -264,10 +265,10 @@ def _calls_sublayers(fn: ast.AST, cls: ast.ClassDef, handed: frozenset[str] = fr
         return (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id == "self" and node.attr not in skip)
 
-    looped = {t.id for loop in ast.walk(fn) if isinstance(loop, ast.For) and held(loop.iter)
-              for t in ast.walk(loop.target) if isinstance(t, ast.Name)}
+    looped = {t.id for loop in walk(fn) if isinstance(loop, ast.For) and held(loop.iter)
+              for t in walk(loop.target) if isinstance(t, ast.Name)}
     return any(isinstance(c, ast.Call) and (held(c.func) or (isinstance(c.func, ast.Name) and c.func.id in looped))
-               for c in ast.walk(fn))
+               for c in walk(fn))
 
 
 def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
@@ -276,7 +277,7 @@ def _only_own_layers(ctx: ScopeContext, cls: ast.ClassDef) -> bool:
     create their variables in ``__init__`` (heldout24: a GAN zoo's hand-written Dense, whose
     gradients flow; the judge ran it). An encoder of this file built from Keras's Dense is not one
     (heldout12: its weights are built in the trace)."""
-    classes = {c.name: c for c in ast.walk(module_scope(ctx.scope).node) if isinstance(c, ast.ClassDef)}
+    classes = {c.name: c for c in walk(module_scope(ctx.scope).node) if isinstance(c, ast.ClassDef)}
     layers = [name for name in _made_on_self(ctx, cls) if name.rsplit(".", 1)[-1][:1].isupper()]  # classes
     if not layers or any(tfapi.is_keras_layer(n) for n in layers):
         return False
@@ -328,7 +329,7 @@ def _an_input(ctx: ScopeContext, node: ast.AST) -> bool:
 def _builds_with_input(ctx: ScopeContext, helper: ast.FunctionDef) -> bool:
     """A function of this module that makes a network built when made: a ``Sequential`` or
     functional model given an input (``s = Sequential(); s.add(InputLayer((odim,)))``)."""
-    calls = [c for c in ast.walk(helper) if isinstance(c, ast.Call)]
+    calls = [c for c in walk(helper) if isinstance(c, ast.Call)]
     return any(_built_when_made(ctx, c) for c in calls) or (
         any((ctx.resolve(c.func) or "") in ("keras.Sequential", "keras.models.Sequential") for c in calls)
         and any(isinstance(c.func, ast.Attribute) and c.func.attr == "add" and c.args and _an_input(ctx, c.args[0])
@@ -344,7 +345,7 @@ def _made_on_self(ctx: ScopeContext, cls: ast.ClassDef) -> list[str]:
 def _self_values(cls: ast.ClassDef) -> dict[str, list[ast.AST]]:
     """Attribute of self -> every value the class's methods assign to it."""
     values: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(cls):
+    for node in walk(cls):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)

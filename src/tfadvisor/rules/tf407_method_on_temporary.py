@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import module_scope
@@ -123,6 +124,6 @@ def _reads_self(ctx: ScopeContext, cls: str, method: str) -> bool:
             for item in node.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == method:
                     return any(isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
-                               and isinstance(n.ctx, ast.Load) for n in ast.walk(item))
+                               and isinstance(n.ctx, ast.Load) for n in walk(item))
             return True
     return True
