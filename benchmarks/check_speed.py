@@ -84,16 +84,16 @@ def main() -> None:
     parses, checks = [], []
     for _ in range(max(1, args.rounds)):
         parse_s, lines = bare_parse(files)
-        check_s, counts, children = timed_check(root, args.jobs)
+        check_s, counts, worker_mb = timed_check(root, args.jobs)
         parses.append(parse_s)
         checks.append(check_s)
     parse_s, check_s = min(parses), min(checks)
-    own = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the check processes
+    check_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the check processes
     print(f"tree:        {root}")
     print(f"files:       {len(files)} ({lines:,} lines); {counts[0]:,} functions, {counts[1]:,} findings")
     print(f"ast.parse:   {parse_s:.2f} s (one process; fastest round)")
     print(f"check:       {check_s:.2f} s (fastest round) with {args.jobs or os.cpu_count()} worker(s): {lines / check_s:,.0f} lines/s")
-    print(f"peak memory: {own:.0f} MB check's main process, {children:.0f} MB largest worker")
+    print(f"peak memory: {check_mb:.0f} MB check's main process, {worker_mb:.0f} MB largest worker")
     print(f"ratio check / ast.parse: {check_s / parse_s:.2f} (goal <= 4; fastest of {len(checks)} round(s) each)")
     if len(checks) > 1:
         print("per round:   " + ", ".join(f"{c / p:.2f}" for p, c in zip(parses, checks, strict=True)))

@@ -1693,11 +1693,11 @@ def _literal_binding(ctx: ScopeContext, name: str) -> ast.List | ast.Tuple | Non
     grows or changes it in place (``picks.append``, ``picks[0] = ...``): its written length is then
     how many items a loop over it gets."""
     def build() -> ast.List | ast.Tuple | None:
-        stores = [n for n in ctx.scope.nodes(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
-        if len(stores) != 1:
-            return None
-        bound = next((a.value for a in ctx.scope.nodes(ast.Assign)
-                      if len(a.targets) == 1 and a.targets[0] is stores[0]), None)
+        stores = sum(n.id == name and not isinstance(n.ctx, ast.Load) for n in ctx.scope.nodes(ast.Name))
+        bindings = ctx.bindings.get(name, [])
+        if stores != 1 or len(bindings) != 1 or bindings[0][1]:
+            return None  # bound again, or taken apart from something (``a, picks = ...``)
+        bound = bindings[0][0]
         if not isinstance(bound, (ast.List, ast.Tuple)):
             return None
         changed = any(isinstance(n.value, ast.Name) and n.value.id == name and not isinstance(n.ctx, ast.Load)

@@ -175,11 +175,13 @@ def _is_float32(ctx: ScopeContext, node: ast.AST, float32: set[str] | None = Non
     for sub in walk(node):
         if isinstance(sub, ast.Call) and is_model_call(ctx, sub):
             return True
-        if isinstance(sub, ast.Name) and sub.id in ctx.local_names and float32 is None:
-            float32 = ctx.scope.cached("tf109_float32", lambda: _float32_names(ctx))
-        if isinstance(sub, ast.Name) and (sub.id in (float32 or ()) or (
-                sub.id not in ctx.params and sub.id not in ctx.local_names
-                and sub.id in _made_variables(ctx, module_scope(ctx.scope)))):
+        if isinstance(sub, ast.Name) and sub.id in ctx.local_names:
+            if float32 is None:
+                float32 = ctx.scope.cached("tf109_float32", lambda: _float32_names(ctx))
+            if sub.id in float32:
+                return True
+        elif (isinstance(sub, ast.Name) and sub.id not in ctx.params
+              and sub.id in _made_variables(ctx, module_scope(ctx.scope))):
             return True  # ``w = tf.Variable(...)`` at module level
         if (isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"
                 and ctx.scope.cls is not None
