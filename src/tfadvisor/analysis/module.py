@@ -709,6 +709,15 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
 _SCORE_WORDS = ("loss", "entropy", "squared_error", "absolute_error", "accuracy")
 
 
+def _handed_model(func: ast.expr, params: dict[str, Param]) -> bool:
+    """``generator(noise)`` in ``g_loss(generator, discriminator, noise)``: a model the function is
+    handed, run forward; not a loss or metric object it is handed (``loss_object``, ``criterion``)."""
+    if not (isinstance(func, ast.Name) and func.id in params):
+        return False
+    name = func.id.lower()
+    return not any(word in name for word in (*_SCORE_WORDS, "metric", "criterion", "mse", "mae", "bce"))
+
+
 _FETCH = re.compile(r"^(next|get|sample)_?batch(es)?$")
 
 
@@ -754,6 +763,7 @@ def _other_call(fn: FunctionSummary, ctx: ScopeContext, call: ast.Call, name: st
         fn.eager_reads += 1  # ``K.get_value(loss)``, ``critic.get_weights()``
     if is_model_call(ctx, call):
         fn.model_calls += 1
+        fn.forward_passes += _handed_model(call.func, params)
         ops += 1
     elif (isinstance(call.func, ast.Attribute) and call.func.attr == "predict" and (call.args or call.keywords)
           and names_a_model(ctx, call.func.value)):  # Keras's predict needs its input: ``predict()`` is not it

@@ -179,6 +179,7 @@ class FunctionSummary:
     self_assigns: list[tuple[str, Value]] = field(default_factory=list)  # ``self.attr = value``
     eager_reads: int = 0  # .numpy(), .item(), float(t): values read back into Python
     model_calls: int = 0  # calls of models/layers (many ops each)
+    forward_passes: int = 0  # of those, calls of a model the function is handed (not a loss or metric)
     predicts: int = 0  # ``model.predict(x)`` calls: Keras's whole predict loop runs for each one
     steps_env: bool = False  # ``env.step(action)``: it drives a simulator, one Python step at a time
     training_ops: int = 0  # tf.GradientTape, .gradient(), .minimize(): gradients computed here
