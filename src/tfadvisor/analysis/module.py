@@ -791,17 +791,19 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     # counts where its operands are tensors, never as arithmetic on values of unknown kind
     for node in ctx.scope.nodes(ast.BinOp, ast.Compare):
         kind, deps = ctx.kind_deps(node)
+        # ``W * x`` with ``W = tf.Variable(...)`` at module level: an op whatever ``x`` turns out
+        # to be (TensorFlow converts a number or a list), so TF502 never calls it no tensor work
+        outer = isinstance(node, ast.BinOp) and any(
+            isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
+            and side.id not in params for side in (node.left, node.right))
         if kind == "tensor":
-            if all(params[d].kind == "tensor" for d in deps if d in params):
+            if outer or all(params[d].kind == "tensor" for d in deps if d in params):
                 ops += 1
             elif len(fn.param_ops) < 64:
                 fn.param_ops.append(tuple(d for d in deps if d in params))
         elif isinstance(node, ast.BinOp):
             fn.opaque_arithmetic += kind == "unknown"
-            # ``v * 2.0`` with ``v = tf.Variable(...)`` at module level: an op (TF502's conformance)
-            ops += any(isinstance(side, ast.Name) and side.id in outer_tensors and side.id not in ctx.local_names
-                       and side.id not in params
-                       for side in (node.left, node.right))
+            ops += outer  # ``v * 2.0``: an op (TF502's conformance)
     return ops
 
 

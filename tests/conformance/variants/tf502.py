@@ -78,6 +78,35 @@ VARIANTS = [
         def main():
             return read()
         """, tf="same", real=True),
+    V("module-variables-times-a-list", """
+        import tensorflow as tf
+
+        W = tf.Variable(4.0)
+        b = tf.Variable(1.0)
+
+        @tf.function
+        def hypothesis(x):
+            return W * x + b
+
+        xs = [1.0, 2.0, 3.0]
+
+        def main():
+            return hypothesis(xs)
+        """, tf="same", real=True,
+      note="heldout41: a linear model on module-level variables, fed a Python list"),
+    V("module-numbers-times-a-number", """
+        import tensorflow as tf
+
+        W = 4.0
+        b = 1.0
+
+        @tf.function
+        def hypothesis(x):
+            return W * x + b
+
+        def main():
+            return hypothesis(3.0)
+        """, tf="empty", real=True),
     V("dataset-pipeline-builder", """
         import tensorflow as tf
 
