@@ -141,7 +141,8 @@ def apply(x):
         # again later (decorated itself) can hold a stale value of a closure variable.
         outer = _closure_rebinds(ctx.scope) if is_tf_function_decorated(ctx, fn) else {}
         in_loops = _stored_in(ctx, _module_loops(ctx), "module")
-        set_attrs = frozenset(k for k in _stored_in(ctx, _all_loops(ctx), "all") if "." in k)
+        set_attrs = module_scope(ctx.scope).cached("tf105_set_attrs", lambda: frozenset(
+            k for k in _stored_in(ctx, _all_loops(ctx), "all") if "." in k))
         if not rebound and not outer and not in_loops and not set_attrs:
             return
         lambda_args = {a.arg for lam in ctx.scope.nodes(ast.Lambda) for a in _all_args(lam)}
@@ -324,8 +325,8 @@ def _keras_lambda_functions(ctx: ScopeContext, tree: ast.AST) -> set[str]:
     inside every call of the model, so the globals they set (a VAE's ``z_mean``) are set again in
     each trace that calls the model, and graph code reading them after that call reads the same
     trace's tensors (heldout26: a GAN's KL term, judged and run: it changes every step)."""
-    return {call.args[0].id for call in walk(tree)
-            if isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Name)
+    return {call.args[0].id for call in every_node(module_scope(ctx.scope), ast.Call)
+            if call.args and isinstance(call.args[0], ast.Name)
             and (ctx.resolve(call.func) or "").endswith("layers.Lambda")}
 
 
@@ -347,10 +348,13 @@ def _start_up_functions(root: Scope) -> dict[str, bool]:
               if not isinstance(stmt, (ast.If, ast.For, ast.While, ast.With, ast.Try,
                                        ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     once = {id(n) for stmt in simple for n in walk(stmt)}
-    looped = {id(n) for loop in walk(tree) if isinstance(loop, (ast.For, ast.While)) for n in walk(loop)}
+    looped: set[int] = set()
+    for loop in every_node(root, ast.For, ast.While):  # outer loops first: an inner one is inside already
+        if id(loop) not in looped:
+            looped.update(id(n) for n in walk(loop))
     out: dict[str, bool] = {}
-    for call in walk(tree):
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+    for call in every_node(root, ast.Call):
+        if isinstance(call.func, ast.Name):
             here = id(call) in once and id(call) not in looped
             out[call.func.id] = out.get(call.func.id, True) and here
     return out
@@ -361,20 +365,37 @@ def _set_in_calling_loop(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunct
     """The line where one of ``loops`` that calls ``fn`` (after its def, before it is defined
     again) assigns ``key``, a name or ``owner.attr``: from the next call on, the trace of the first
     is what runs."""
-    again = _defined_again(list(_top_level(module_scope(ctx.scope).node.body)), fn)  # type: ignore[attr-defined]
+    root = module_scope(ctx.scope)
+    statements = root.cached("tf105_top_level", lambda: list(_top_level(root.node.body)))  # type: ignore[attr-defined]
+    again = _defined_again(statements, fn)
     for loop in loops:
         if not fn.lineno < loop.lineno < again:
             continue
-        # assignments and loop targets; not ``with ... as tape`` (a context object whose use the
-        # trace already recorded: a GradientTape per step computes the same gradients)
-        sets = [node.lineno for node in walk(loop)
-                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)) and any(
-                    key in _bound_names(t) for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
-        calls = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == fn.name
-                    for c in walk(loop))
-        if sets and calls:
-            return sets[0]
+        sets, calls = _loop_facts(root, loop)
+        if key in sets and fn.name in calls:
+            return sets[key]
     return None
+
+
+def _loop_facts(root: Scope, loop: ast.For | ast.While) -> tuple[dict[str, int], frozenset[str]]:
+    """What a loop sets (name or ``owner.attr`` -> the first line, in walk order, that sets it) and
+    the names it calls; once per loop, not once per name a function reads. Assignments and loop
+    targets count; not ``with ... as tape`` (a context object whose use the trace already recorded:
+    a GradientTape per step computes the same gradients)."""
+    memo: dict[int, tuple[dict[str, int], frozenset[str]]] = root.cached("tf105_loop_facts", dict)
+    facts = memo.get(id(loop))
+    if facts is None:
+        sets: dict[str, int] = {}
+        calls: set[str] = set()
+        for node in walk(loop):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for key in _bound_names(target):
+                        sets.setdefault(key, node.lineno)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                calls.add(node.func.id)
+        facts = memo[id(loop)] = (sets, frozenset(calls))
+    return facts
 
 
 def _defined_again(statements: list[ast.stmt], node: ast.AST) -> int:
