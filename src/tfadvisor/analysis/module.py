@@ -787,6 +787,13 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
                if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
                and sub.value.id not in ctx.local_names and sub.value.id not in params
                and isinstance(sub.ctx, ast.Load))
+    # ``x[:, :, :n]`` on a parameter of unknown kind: a strided slice if it is a tensor (a list
+    # takes no tuple of slices), so an op if the project pass finds tensors passed
+    for sub in ctx.scope.nodes(ast.Subscript):
+        if (isinstance(sub.value, ast.Name) and sub.value.id in params and params[sub.value.id].kind == "unknown"
+                and isinstance(sub.ctx, ast.Load) and isinstance(sub.slice, ast.Tuple)
+                and any(isinstance(part, ast.Slice) for part in sub.slice.elts) and len(fn.param_ops) < 64):
+            fn.param_ops.append((sub.value.id,))
     # ``if x > 0:`` on a tensor is an op too (``tf.greater``, then a ``tf.cond``): a comparison
     # counts where its operands are tensors, never as arithmetic on values of unknown kind
     for node in ctx.scope.nodes(ast.BinOp, ast.Compare):

@@ -238,6 +238,20 @@ VARIANTS = [
         def main():
             return normalise(tf.constant([1.0, 2.0, 3.0]))
         """, tf="same", real=True),
+    V("slices-a-map-element-through-a-partial", """
+        import functools
+        import tensorflow as tf
+
+        @tf.function
+        def to_tuple(dataset, n_features=None):
+            return dataset[:, :, :n_features], dataset[:, :, n_features:]
+
+        def main():
+            split = functools.partial(to_tuple, n_features=2)
+            data = tf.data.Dataset.from_tensor_slices(tf.ones([4, 3, 3, 5])).map(split)
+            return [a.shape for a, _ in data]
+        """, tf="same", real=True,
+      note="heldout41: a patch split into features and labels inside Dataset.map"),
     V("map-over-dataset-elements", """
         import tensorflow as tf
 
