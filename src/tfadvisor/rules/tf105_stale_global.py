@@ -302,7 +302,7 @@ def _build_module_rebinds(ctx: ScopeContext) -> tuple[dict[str, int], dict[str, 
         if not globals_here:
             continue
         if layer_functions is None:
-            layer_functions = _keras_lambda_functions(ctx, tree)
+            layer_functions = _keras_lambda_functions(ctx)
         if getattr(scope.node, "name", None) in layer_functions:
             continue
         # set once by a function the module runs once, at start-up (``main()``), not in a loop of it
@@ -320,7 +320,7 @@ def _build_module_rebinds(ctx: ScopeContext) -> tuple[dict[str, int], dict[str, 
     return out, only
 
 
-def _keras_lambda_functions(ctx: ScopeContext, tree: ast.AST) -> set[str]:
+def _keras_lambda_functions(ctx: ScopeContext) -> set[str]:
     """Functions a Keras ``Lambda`` layer runs (``Lambda(sampling)([z_mean, z_log_var])``): they run
     inside every call of the model, so the globals they set (a VAE's ``z_mean``) are set again in
     each trace that calls the model, and graph code reading them after that call reads the same
