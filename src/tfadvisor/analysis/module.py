@@ -709,13 +709,16 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
 _SCORE_WORDS = ("loss", "entropy", "squared_error", "absolute_error", "accuracy")
 
 
+# What a loss or metric object is named (``loss_object``, ``criterion``, ``bce``), as opposed to
+# the model whose output it scores.
+_SCORER_NAMES = (*_SCORE_WORDS, "metric", "criterion", "mse", "mae", "bce")
+
+
 def _handed_model(func: ast.expr, params: dict[str, Param]) -> bool:
     """``generator(noise)`` in ``g_loss(generator, discriminator, noise)``: a model the function is
-    handed, run forward; not a loss or metric object it is handed (``loss_object``, ``criterion``)."""
-    if not (isinstance(func, ast.Name) and func.id in params):
-        return False
-    name = func.id.lower()
-    return not any(word in name for word in (*_SCORE_WORDS, "metric", "criterion", "mse", "mae", "bce"))
+    handed, run forward; not a loss or metric object it is handed."""
+    return (isinstance(func, ast.Name) and func.id in params
+            and not any(word in func.id.lower() for word in _SCORER_NAMES))
 
 
 _FETCH = re.compile(r"^(next|get|sample)_?batch(es)?$")
@@ -782,18 +785,18 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
     turn out to be tensors (``fn.param_ops``)."""
     ops = 0
     outer_tensors = _outer_tensors(ctx)
-    # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def: a slice op
-    ops += sum(1 for sub in ctx.scope.nodes(ast.Subscript)
-               if isinstance(sub.value, ast.Name) and sub.value.id in outer_tensors
-               and sub.value.id not in ctx.local_names and sub.value.id not in params
-               and isinstance(sub.ctx, ast.Load))
-    # ``x[:, :, :n]`` on a parameter of unknown kind: a strided slice if it is a tensor (a list
-    # takes no tuple of slices), so an op if the project pass finds tensors passed
     for sub in ctx.scope.nodes(ast.Subscript):
-        if (isinstance(sub.value, ast.Name) and sub.value.id in params and params[sub.value.id].kind == "unknown"
-                and isinstance(sub.ctx, ast.Load) and isinstance(sub.slice, ast.Tuple)
-                and any(isinstance(part, ast.Slice) for part in sub.slice.elts) and len(fn.param_ops) < 64):
-            fn.param_ops.append((sub.value.id,))
+        if not (isinstance(sub.value, ast.Name) and isinstance(sub.ctx, ast.Load)):
+            continue
+        name = sub.value.id
+        if name in params:
+            # ``x[:, :, :n]`` on a parameter of unknown kind: a strided slice if it is a tensor (a
+            # list takes no tuple of slices), so an op if the project pass finds tensors passed
+            if (params[name].kind == "unknown" and isinstance(sub.slice, ast.Tuple)
+                    and any(isinstance(part, ast.Slice) for part in sub.slice.elts) and len(fn.param_ops) < 64):
+                fn.param_ops.append((name,))
+        elif name in outer_tensors and name not in ctx.local_names:
+            ops += 1  # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def
     # ``if x > 0:`` on a tensor is an op too (``tf.greater``, then a ``tf.cond``): a comparison
     # counts where its operands are tensors, never as arithmetic on values of unknown kind
     for node in ctx.scope.nodes(ast.BinOp, ast.Compare):
