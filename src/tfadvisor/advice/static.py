@@ -482,7 +482,7 @@ def _entry_point(case: Case) -> Decision | None:
     unknown: list[str] = []
     fresh: list[str] = []
     python: list[str] = []
-    remade: list[tuple[str, str, str]] = []  # (parameter, what it is, the caller that makes it)
+    remade: list[tuple[str, str, str, str]] = []  # (parameter, what it is, how new ones are made, the fix)
     listed: list[str] = []  # lists that may hold Python numbers (not ``[images, masks]`` written in the call)
     for caller, site in eager_sites:
         if site.on_instance and "self" in site.fresh:
@@ -512,19 +512,29 @@ def _entry_point(case: Case) -> Decision | None:
             if key in site.remade and site.in_loop and caller is not None and _runs_again(project, caller):
                 what = _makes_variables_lazily(project, caller.module, site.remade[key])
                 if what:
-                    remade.append((pname, what, caller.qualname))
+                    remade.append((pname, what, f"{caller.qualname}() makes on each of its calls, and "
+                                                f"{caller.qualname}() runs more than once", f"make it once, "
+                                                f"outside {caller.qualname}(), then decorate"))
+            if key in site.made_again:
+                what = _makes_variables_lazily(project, caller.module if caller else linked.fn.module,
+                                               site.made_again[key])
+                if what:
+                    remade.append((pname, what, f"{'top-level code' if caller is None else caller.qualname + '()'} "
+                                                f"makes anew after an earlier call got the one before",
+                                   "build each one before its first call (an optimizer: "
+                                   "`optimizer.build(model.trainable_variables)`) or make one tf.function "
+                                   "per object, then decorate"))
     if python:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{names(list(dict.fromkeys(python)))} {verb(len(set(python)), 'gets', 'get')} Python objects that change "
             f"from call to call (a list that grows, another object each time): each would retrace"])
     if remade:
         # an optimizer first: its slots are made on the first apply_gradients, always lazily
-        pname, what, maker = sorted(remade, key=lambda r: r[1] != "an optimizer")[0]
+        pname, what, how, fix = sorted(remade, key=lambda r: r[1] != "an optimizer")[0]
         return Decision(Verdict.FIX_FIRST, ["TF103"], assumptions=[
-            f"{pname} gets {what} that {maker}() makes on each of its calls, and {maker}() runs more than "
-            f"once: as a tf.function each new one would be traced anew, and variables it makes on first "
-            f"use would be made on a later call, which TensorFlow refuses (ValueError: tf.function only "
-            f"supports singleton tf.Variables); make it once, outside {maker}(), then decorate"])
+            f"{pname} gets {what} that {how}: as a tf.function each new one would be traced anew, and "
+            f"variables it makes on first use would be made on a later call, which TensorFlow refuses "
+            f"(ValueError: tf.function only supports singleton tf.Variables); {fix}"])
     if fresh:
         return Decision(Verdict.LEAVE_EAGER, ["TF103"], assumptions=[
             f"{names(list(dict.fromkeys(fresh)))} {verb(len(set(fresh)), 'gets', 'get')} a new Python object on every "

@@ -64,6 +64,9 @@ FOREIGN_DATA_MODULES = frozenset({"grain", "torch", "pandas", "multiprocessing",
 # checked under TensorFlow 2.21): a call edge, not a hand-off to a tracer.
 TRACING_STRATEGY_METHODS = frozenset({"run", "experimental_run_v2", "experimental_run", "merge_call",
                                       "call_for_each_replica"})
+# Optimizer methods that call the loss function handed to them there and then (Keras 2's and
+# TF1's ``optimizer.minimize(self.loss, var_list)``): as if the caller called it.
+CALLING_OPTIMIZER_METHODS = frozenset({"minimize"})
 # Methods of a tf.CriticalSection that trace the function handed to them.
 TRACING_CRITICAL_SECTION_METHODS = frozenset({"execute"})
 
@@ -173,6 +176,8 @@ def handed_kind(name: str | None, method: str | None, receiver: str, dataset: bo
     if method in TRACING_DATASET_METHODS and (dataset or _dataset_name(low)):
         return "graph"
     if method in TRACING_STRATEGY_METHODS and ("strategy" in low or "replica" in low or "distribute" in low):
+        return "caller"
+    if method in CALLING_OPTIMIZER_METHODS and "opt" in low:
         return "caller"
     if method in TRACING_CRITICAL_SECTION_METHODS and "critical" in low:
         return "graph"

@@ -1519,6 +1519,9 @@ def _note_arg(site: CallSite, key: str, arg: ast.AST, params: set[str], varying:
     made = _made_per_call(ctx, arg)
     if made:
         site.remade[key] = made
+    made = _made_again(ctx, arg, call)
+    if made:
+        site.made_again[key] = made
     if isinstance(arg, ast.Name) and arg.id in params:
         site.forwarded[key] = arg.id
     elif (site.kwargs.get(key) if not key.isdigit() else site.args[int(key)]) in ("unknown", "object"):
@@ -1552,13 +1555,51 @@ def _made_per_call(ctx: ScopeContext, arg: ast.AST) -> str | None:
     value, path = bindings[0]
     if path or not isinstance(value, ast.Call):
         return None
-    name = ctx.call_name(value) or ""
-    if not (_looks_like_constructor(ctx, value) or tfapi.is_keras_builder(name)
-            or name.startswith("tensorflow.optimizers.")):
+    if not _constructs(ctx, value):
         return None
     if arg.id not in ctx.params and id(value) in state.guarded_nodes(ctx):
         return None  # (``if opt is None:`` on a parameter runs on every call that leaves it out)
-    return name
+    return ctx.call_name(value) or ""
+
+
+def _made_again(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> str | None:
+    """The class (as called) of the object a name holds at this call when the scope made a new one
+    after an earlier call of the same callee got the one before: ``optimizer = SGD(lr)``, a training
+    loop calling ``train_step(model, x, y, optimizer)``, then ``optimizer = Adam(lr)`` and the same
+    loop (heldout42: four optimizers compared in one notebook). Two objects reach the callee."""
+    if not isinstance(arg, ast.Name) or arg.id in ctx.params:
+        return None
+    made = sorted((value.lineno, id(value), value) for value, path in ctx.bindings.get(arg.id, [])
+                  if not path and isinstance(value, ast.Call) and value.lineno < call.lineno and _constructs(ctx, value))
+    if len(made) < 2 or _slot_free(ctx, made[-1][2]):
+        return None
+    before, again, name = made[-2][0], made[-1][0], ctx.call_name(made[-1][2]) or ""
+    callee = ast.unparse(call.func)
+    calls = [c for c in ctx.scope.nodes(ast.Call) if before < c.lineno < call.lineno]
+    if not any(c.lineno < again and ast.unparse(c.func) == callee for c in calls):
+        return None
+    # used before it reaches the callee (``test(model, ds)``, ``model(x)``, ``opt.build(...)``): built
+    # eagerly there, it makes nothing in a later trace
+    used = any(c.lineno > again and ast.unparse(c.func) != callee
+               and any(isinstance(n, ast.Name) and n.id == arg.id for n in walk(c)) for c in calls)
+    return None if used else name
+
+
+def _slot_free(ctx: ScopeContext, value: ast.Call) -> bool:
+    """Plain gradient descent (``SGD(lr)``, no momentum): it keeps no slot variables, so a new one
+    on a later call makes nothing (TensorFlow 2.21 runs three such SGDs through one tf.function)."""
+    name = (ctx.call_name(value) or "").rsplit(".", 1)[-1]
+    if name not in ("SGD", "GradientDescentOptimizer"):
+        return False
+    momentum = next((k.value for k in value.keywords if k.arg == "momentum"), value.args[1] if len(value.args) > 1 else None)
+    return momentum is None or (isinstance(momentum, ast.Constant) and not momentum.value)
+
+
+def _constructs(ctx: ScopeContext, value: ast.Call) -> bool:
+    """A call that makes an object: a class of the project, a Keras builder, an optimizer."""
+    name = ctx.call_name(value) or ""
+    return (_looks_like_constructor(ctx, value) or tfapi.is_keras_builder(name)
+            or name.startswith("tensorflow.optimizers."))
 
 
 def _batch_size_of_loop_target(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> bool:

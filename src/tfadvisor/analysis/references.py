@@ -14,7 +14,7 @@ from tfadvisor.analysis.scopes import Scope, walk
 
 _RECEIVER_METHODS = (graph_context.TRACING_DATASET_METHODS | graph_context.TRACING_STRATEGY_METHODS
                      | graph_context.TRACING_CRITICAL_SECTION_METHODS | graph_context.NEEDS_GRAPH_METHODS
-                     | graph_context.DISTRIBUTED_METHODS)
+                     | graph_context.DISTRIBUTED_METHODS | graph_context.CALLING_OPTIMIZER_METHODS)
 
 
 @dataclass

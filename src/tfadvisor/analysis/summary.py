@@ -96,6 +96,10 @@ class CallSite:
     # Adam(...)`` in its body, or ``if opt is None: opt = Adam(...)``): key -> the class as called.
     # The project pass asks whether it makes variables lazily (an optimizer, a Keras model).
     remade: dict[str, str] = field(default_factory=dict)
+    # Arg keys given a name the calling scope made anew after an earlier call of the same callee got
+    # the object before (a notebook's ``optimizer = SGD(lr)`` and its training loop, then
+    # ``optimizer = Adam(lr)`` and the same loop): key -> the class as called.
+    made_again: dict[str, str] = field(default_factory=dict)
     # Arg keys whose shape changes from call to call: the batches of a padded dataset
     # (``padded_batch``, bucketing), an array of a list grown until a condition (``while``/``break``).
     shapes_vary: list[str] = field(default_factory=list)
