@@ -130,6 +130,14 @@ def decide(project: Project, linked: Linked, facts: Facts, hazards: list[Hazard]
     if guessed and decision.verdict.asks_change:
         decision.confidence = "speculative"
         decision.assumptions = guessed + decision.assumptions
+    tf1_eager = project.tf1_eager.get(linked.fn.path)
+    if tf1_eager and decision.verdict.asks_change:
+        # static advice only: the program needs TensorFlow 1, which `run` cannot measure with
+        decision.confidence = "speculative"
+        decision.assumptions.append(
+            f"written for TensorFlow 1's eager mode ({tf1_eager[2]}, line {tf1_eager[0]}): there "
+            f"`tf.contrib.eager.defun` is tf.function's counterpart; `tfadvisor run` measures "
+            f"TensorFlow 2 programs only")
     decision.reasons = list(dict.fromkeys(decision.reasons))
     return decision
 

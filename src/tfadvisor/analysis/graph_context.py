@@ -225,8 +225,19 @@ def tf1_island(name: str) -> bool:
     return name.startswith(_TF1_ISLANDS)
 
 
+# TensorFlow 1's eager mode (``tf.enable_eager_execution()``, ``tf.contrib.eager``: ``tfe.Variable``,
+# ``tfe.Iterator``, ``tfe.metrics``): code written with it runs eagerly, as TensorFlow 2's does, and
+# its hot functions gain from a graph the same way (``tfe.defun`` there, ``tf.function`` once
+# ported). Not a graph-mode marker: the advice says which TensorFlow it is written for.
+TF1_EAGER = ("tensorflow.contrib.eager.", "tensorflow.enable_eager_execution")
+
+
 def tf1_marker(name: str | None) -> bool:
-    return bool(name) and name.startswith(TF1_MARKERS)  # type: ignore[union-attr]
+    return bool(name) and name.startswith(TF1_MARKERS) and not name.startswith(TF1_EAGER)  # type: ignore[union-attr]
+
+
+def tf1_eager_marker(name: str | None) -> bool:
+    return bool(name) and name.startswith(TF1_EAGER)  # type: ignore[union-attr]
 
 
 def needs_graph_options(options: dict[str, str]) -> list[str]:

@@ -384,6 +384,8 @@ def _add_references(summary: ModuleSummary, refs: references.ScopeReferences, qu
     summary.api_reads.extend((name, qualname, attribute, line) for name, attribute, line in refs.api_reads)
     if refs.tf1 is not None and (summary.tf1 is None or refs.tf1 < summary.tf1):
         summary.tf1 = refs.tf1
+    if refs.tf1_eager is not None and (summary.tf1_eager is None or refs.tf1_eager < summary.tf1_eager):
+        summary.tf1_eager = refs.tf1_eager
 
 
 def _class_of(scope: Scope) -> str | None:

@@ -138,6 +138,9 @@ class Project:
         self.project_hits: dict[str, list[Hit]] = defaultdict(list)
         # Files that use TensorFlow 1 APIs (Sessions, placeholders, Estimators): out of scope.
         self.tf1: dict[str, tuple[int, int, str]] = {m.path: m.tf1 for m in self.modules if m.tf1}
+        # modules written for TensorFlow 1's eager mode (and nothing of its graph mode)
+        self.tf1_eager: dict[str, tuple[int, int, str]] = {m.path: m.tf1_eager for m in self.modules
+                                                           if m.tf1_eager and not m.tf1}
         self.other_framework = {m.path: m.other_framework for m in self.modules if m.other_framework}
         self.numpy_only = frozenset(m.path for m in self.modules if m.numpy_only)
         self._modules_by_name = {m.module: m for m in self.modules}

@@ -30,6 +30,7 @@ class ScopeReferences:
     distributed: int = 0
     dynamic_calls: int = 0
     tf1: tuple[int, int, str] | None = None
+    tf1_eager: tuple[int, int, str] | None = None  # the first TensorFlow 1 eager-mode API
 
 
 def scan(ctx: ScopeContext) -> ScopeReferences:
@@ -73,11 +74,15 @@ def scan(ctx: ScopeContext) -> ScopeReferences:
                     out.exports.extend((ref, call.lineno) for ref in _refs_in(ctx, kw.value))
         if _weaker(out.tf1) and _tf1_here(ctx, name):
             out.tf1 = (call.lineno, call.col_offset, name or "")
+        if out.tf1_eager is None and graph_context.tf1_eager_marker(name):
+            out.tf1_eager = (call.lineno, call.col_offset, name or "")
     for node in ctx.scope.nodes(ast.Attribute):
         if node.attr in graph_context.TF_FUNCTION_ATTRIBUTES and (ref := ctx.resolve(node.value)):
             out.api_reads.append((ref, node.attr, node.lineno))
         if _weaker(out.tf1) and _tf1_here(ctx, name := ctx.resolve(node)):
             out.tf1 = (node.lineno, node.col_offset, name or "")
+        if out.tf1_eager is None and graph_context.tf1_eager_marker(name):
+            out.tf1_eager = (node.lineno, node.col_offset, name or "")
     return out
 
 

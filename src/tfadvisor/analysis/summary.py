@@ -269,6 +269,7 @@ class ModuleSummary:
     # Names of decorators this module defines that run what they wrap through tf.py_function.
     eager_wrappers: list[str] = field(default_factory=list)
     tf1: tuple[int, int, str] | None = None  # first TensorFlow 1 API used: (line, col, name)
+    tf1_eager: tuple[int, int, str] | None = None  # first TensorFlow 1 eager-mode API (graph_context.TF1_EAGER)
     globals: dict[str, Value] = field(default_factory=dict)  # module-level names -> their values
     other_framework: str | None = None  # "torch" / "jax": imports it and not TensorFlow or Keras
     numpy_only: bool = False  # imports NumPy and no TensorFlow, Keras or project module

@@ -105,7 +105,8 @@ PRIMITIVE_NAME_HINTS = frozenset(
 )
 
 def is_tf_function(name: str | None) -> bool:
-    return name in ("tensorflow.function", "tensorflow.compat.v1.function")
+    # ``tfe.defun``: TensorFlow 1 eager mode's tf.function (traced into a graph function)
+    return name in ("tensorflow.function", "tensorflow.compat.v1.function", "tensorflow.contrib.eager.defun")
 
 
 def is_tensor_op(name: str | None) -> bool:

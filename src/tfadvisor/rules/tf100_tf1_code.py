@@ -19,6 +19,11 @@ placeholders, Estimators, `get_variable` or `variable_scope` already builds its 
 and advice about which function should be a `tf.function` does not apply to it: tfadvisor says so
 once per file, keeps every function's status quo and reports no graph findings there. Migrating to
 TensorFlow 2 (the TF1-to-TF2 migration guide) comes first.
+
+TensorFlow 1's eager mode (`tf.enable_eager_execution()`, `tf.contrib.eager`) is not graph-mode
+code: it runs eagerly as TensorFlow 2 does, and its hot functions gain from a graph the same way.
+Its functions get advice like any other, said as speculative and with a note that the file is
+written for TensorFlow 1 (there `tf.contrib.eager.defun` is tf.function's counterpart).
 """
     bad = (
         """\
@@ -48,5 +53,15 @@ import tensorflow as tf
 
 def build():
     return tf.keras.Sequential([tf.keras.layers.Dense(1)])
+""",
+        """\
+import tensorflow as tf
+import tensorflow.contrib.eager as tfe
+
+tf.enable_eager_execution()  # TensorFlow 1's eager mode: advised like TensorFlow 2 code
+w = tfe.Variable(1.0)
+
+def loss(x):
+    return tf.reduce_sum(x * w)
 """,
     )
