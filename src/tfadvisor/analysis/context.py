@@ -23,9 +23,6 @@ _STATIC_ATTRS = frozenset({"shape", "dtype", "ndim", "name", "device", "rank"})
 _TENSORISH_PARAM_NAMES = frozenset({"model", "layer", "net", "network", "encoder", "decoder", "cell",
                                     "generator", "discriminator", "critic", "policy"})
 
-# The statements ``enclosing`` reports: loops, ifs, trys and withs.
-_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.With, ast.AsyncWith)
-
 
 class ScopeContext:
     def __init__(self, scope: Scope, imports: ImportMap, params: list[Param],
@@ -474,25 +471,6 @@ class ScopeContext:
 
     # -- structure -----------------------------------------------------------------------------
     @cached_property
-    def _ancestry(self) -> dict[int, tuple[ast.AST, ...]]:
-        """For every node of this scope, the statements enclosing it (loops, ifs, try, with)."""
-        out: dict[int, tuple[ast.AST, ...]] = {}
-        if not any(self.scope.by_type.get(kind) for kind in _COMPOUND):
-            return out  # nothing encloses anything: every node's answer is ()
-        root = self.scope.node
-        body = root.body if hasattr(root, "body") else []
-        stack: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(s, ()) for s in reversed(body)]
-        while stack:
-            node, chain = stack.pop()
-            out[id(node)] = chain
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                continue
-            inner = chain + (node,) if isinstance(node, _COMPOUND) else chain
-            for child in children(node):
-                stack.append((child, inner))
-        return out
-
-    @cached_property
     def _parents(self) -> dict[int, ast.AST]:
         out: dict[int, ast.AST] = {}
         for nodes in self.scope.by_type.values():
@@ -507,7 +485,7 @@ class ScopeContext:
 
     def enclosing(self, node: ast.AST) -> tuple[ast.AST, ...]:
         """Loops, ifs, trys and withs around ``node`` inside this scope, outermost first."""
-        return self._ancestry.get(id(node), ())
+        return self.scope.ancestry.get(id(node), ())  # recorded as the scopes were indexed (scopes.py)
 
     def in_branch(self, node: ast.AST, if_node: ast.If) -> str | None:
         """'body' or 'orelse' when ``node`` sits in that branch of ``if_node``."""

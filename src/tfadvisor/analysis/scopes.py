@@ -34,6 +34,9 @@ DEAD_LINES = "dead_lines"
 REBOUND_NAMES = "rebound_names"
 
 
+# Statements whose body encloses nodes: loops, ifs, trys and withs (ScopeContext.enclosing)
+_COMPOUND = frozenset({ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.With, ast.AsyncWith})
+
 # Nodes that never have children worth visiting (a name's context is skipped): about a third of a
 # module's nodes, answered without looking at their fields.
 LEAVES = frozenset({ast.Name, ast.Constant})
@@ -94,6 +97,9 @@ class Scope:
     children: list[Scope] = field(default_factory=list)
     # Results computed once for this scope and shared by key (the module scope's: once per module)
     memo: dict[str, Any] = field(default_factory=dict)
+    # For each of its nodes inside a loop, if, try or with of its own body: those statements,
+    # outermost first (not inside a class body or a lambda, as ScopeContext.enclosing has it)
+    ancestry: dict[int, tuple[ast.AST, ...]] = field(default_factory=dict)
 
     def cached(self, key: str, build: Callable[[], T]) -> T:
         """``build()`` the first time ``key`` is asked for in this scope, its result after that."""
@@ -150,14 +156,17 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
     module = Scope(qualname="<module>", node=tree)
     functions: list[Scope] = []
     classes: list[ClassInfo] = []
-    # Stack items: (node, owning scope, qualname prefix, class whose body we are in)
-    stack: list[tuple[ast.AST, Scope, str, ClassInfo | None]] = [
-        (child, module, "", None) for child in reversed(tree.body)
+    # Stack items: (node, owning scope, qualname prefix, class whose body we are in, the compound
+    # statements around it in its scope's body: None where none are recorded)
+    stack: list[tuple[ast.AST, Scope, str, ClassInfo | None, tuple[ast.AST, ...] | None]] = [
+        (child, module, "", None, ()) for child in reversed(tree.body)
     ]
     push = stack.append
     while stack:
-        node, scope, prefix, cls = stack.pop()
+        node, scope, prefix, cls, chain = stack.pop()
         kind = type(node)
+        if chain:
+            scope.ancestry[id(node)] = chain
         if kind in LEAVES:
             scope.by_type[kind].append(node)
             continue
@@ -168,7 +177,7 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
             scope.children.append(fn)
             functions.append(fn)
             for body_node in reversed(node.body):
-                push((body_node, fn, qualname + ".<locals>.", None))
+                push((body_node, fn, qualname + ".<locals>.", None, ()))
             # Evaluated in the enclosing scope when the def runs.
             outer = [*node.decorator_list, *node.args.defaults,
                      *(d for d in node.args.kw_defaults if d is not None)]
@@ -179,20 +188,22 @@ def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]
                 if arg is not None and arg.annotation is not None:
                     outer.append(arg.annotation)
             for extra in reversed(outer):
-                push((extra, scope, prefix, cls))
+                push((extra, scope, prefix, cls, None))
             continue
         if isinstance(node, ast.ClassDef):
             scope.by_type[kind].append(node)
             info = ClassInfo(qualname=prefix + node.name, node=node, bases=list(node.bases))
             classes.append(info)
             for body_node in reversed(node.body):
-                push((body_node, scope, info.qualname + ".", info))
+                push((body_node, scope, info.qualname + ".", info, None))
             for extra in reversed([*node.decorator_list, *node.bases, *(k.value for k in node.keywords)]):
-                push((extra, scope, prefix, cls))
+                push((extra, scope, prefix, cls, None))
             continue
         scope.by_type[kind].append(node)
+        if chain is not None:
+            chain = None if kind is ast.Lambda else (chain + (node,) if kind in _COMPOUND else chain)
         kids = children(node)
         for i in range(len(kids) - 1, -1, -1):
-            push((kids[i], scope, prefix, cls))
+            push((kids[i], scope, prefix, cls, chain))
     functions.sort(key=lambda s: (s.node.lineno, s.node.col_offset))  # type: ignore[attr-defined]
     return module, functions, classes
