@@ -524,7 +524,7 @@ def _entry_point(case: Case) -> Decision | None:
                                                 f"{caller.qualname}() runs more than once", f"make it once, "
                                                 f"outside {caller.qualname}(), then decorate"))
             if key in site.made_again:
-                what = _makes_variables_lazily(project, caller.module if caller else linked.fn.module,
+                what = _makes_variables_lazily(project, caller.module if caller else project.module_of_site(site),
                                                site.made_again[key])
                 if what:
                     remade.append((pname, what, f"{'top-level code' if caller is None else caller.qualname + '()'} "

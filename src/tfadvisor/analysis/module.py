@@ -1575,23 +1575,28 @@ def _made_again(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> str | None:
                   if not path and isinstance(value, ast.Call) and value.lineno < call.lineno and _constructs(ctx, value))
     if len(made) < 2 or _slot_free(ctx, made[-1][2]):
         return None
-    before, again, name = made[-2][0], made[-1][0], ctx.call_name(made[-1][2]) or ""
+    before, again = made[-2][0], made[-1][0]
     callee = ast.unparse(call.func)
-    calls = [c for c in ctx.scope.nodes(ast.Call) if before < c.lineno < call.lineno]
-    if not any(c.lineno < again and ast.unparse(c.func) == callee for c in calls):
-        return None
-    # used before it reaches the callee (``test(model, ds)``, ``model(x)``, ``opt.build(...)``): built
-    # eagerly there, it makes nothing in a later trace
-    used = any(c.lineno > again and ast.unparse(c.func) != callee
-               and any(isinstance(n, ast.Name) and n.id == arg.id for n in walk(c)) for c in calls)
-    return None if used else name
+    reached_before = False
+    for c in ctx.scope.nodes(ast.Call):
+        if not before < c.lineno < call.lineno:
+            continue
+        same = ast.unparse(c.func) == callee
+        if c.lineno < again:
+            reached_before = reached_before or same
+        elif c.lineno > again and not same and any(isinstance(n, ast.Name) and n.id == arg.id for n in walk(c)):
+            return None  # used before it reaches the callee (``test(model, ds)``, ``model(x)``,
+            # ``opt.build(...)``): built eagerly there, it makes nothing in a later trace
+    return (ctx.call_name(made[-1][2]) or "") if reached_before else None
 
 
 def _slot_free(ctx: ScopeContext, value: ast.Call) -> bool:
     """Plain gradient descent (``SGD(lr)``, no momentum): it keeps no slot variables, so a new one
     on a later call makes nothing (TensorFlow 2.21 runs three such SGDs through one tf.function)."""
     name = (ctx.call_name(value) or "").rsplit(".", 1)[-1]
-    if name not in ("SGD", "GradientDescentOptimizer"):
+    if name == "GradientDescentOptimizer":
+        return True  # TensorFlow 1's: no momentum at all (its second argument is ``use_locking``)
+    if name != "SGD":
         return False
     momentum = next((k.value for k in value.keywords if k.arg == "momentum"), value.args[1] if len(value.args) > 1 else None)
     return momentum is None or (isinstance(momentum, ast.Constant) and not momentum.value)

@@ -649,7 +649,7 @@ class Project:
                     if pname not in {s.callee for s in calls}:
                         continue
                     named = outer.functions.get(key)
-                    module = caller.module if caller else self._module_of(outer)
+                    module = caller.module if caller else self.module_of_site(outer)
                     target = self.resolve(caller, module, named, outer.line,
                                           None if caller else self.path_of_site(outer)) if named else None
                     passed.setdefault(pname, set()).add(target.id if target is not None else "?")
@@ -675,7 +675,7 @@ class Project:
                     named = outer.functions.get(key) if pname in fn.exported_params else None
                     if not named:
                         continue
-                    module = caller.module if caller else self._module_of(outer)
+                    module = caller.module if caller else self.module_of_site(outer)
                     target = self.resolve(caller, module, named, outer.line, None if caller else self.path_of_site(outer))
                     if target is not None:
                         reason = f"passed to {fn.qualname}() (line {outer.line}), which uses it as a tf.function (get_concrete_function)"
@@ -815,7 +815,7 @@ class Project:
             # ``for data in train_ds: model.train_step(data)`` on a model the analysis could not
             # follow to its class: the program's own loop calls it by name, and nothing calls fit
             return not self._called_by_name(fn.module, fn.name)
-        return any((c.module if c is not None else self._module_of(s)) in driven for c, s in callers)
+        return any((c.module if c is not None else self.module_of_site(s)) in driven for c, s in callers)
 
     def _applies_layers_eagerly(self, fn: FunctionSummary) -> bool:
         """A function that applies a ``Lambda`` layer at once runs it where it runs: it builds no
@@ -1159,7 +1159,7 @@ class Project:
     def arg_rich(self, caller: FunctionSummary | None, site: CallSite, key: str, kind: Kind) -> values.Rich:
         """``arg_kind`` with the finer kinds: dataset, model, NumPy array, container."""
         if kind == "object" and key in site.sources:  # a Python object: a list (of what?), a model ...
-            rich = self.values.kind(site.sources[key], caller, caller.module if caller else self._module_of(site))
+            rich = self.values.kind(site.sources[key], caller, caller.module if caller else self.module_of_site(site))
             if rich == "unknown" and site.sources[key][0] == "any":
                 return "unknown"  # bound to an object on one path only (a NumPy reshape, an env's reset())
             return rich if (rich in ("container", "dataset", "model", "numpy", "numpy32") or isinstance(rich, tuple)
@@ -1173,7 +1173,7 @@ class Project:
             return facts.rich if facts.rich != "unknown" else facts.kind
         source = site.sources.get(key)
         if source is not None:
-            return self.values.kind(source, caller, caller.module if caller else self._module_of(site))
+            return self.values.kind(source, caller, caller.module if caller else self.module_of_site(site))
         return kind
 
     def bind(self, site: CallSite, callee: FunctionSummary) -> list[tuple[str, str, Kind]]:
@@ -1195,12 +1195,13 @@ class Project:
         """The file of a module-level call site."""
         return self._site_paths.get(id(site), "")
 
-    def _module_of(self, site: CallSite) -> str:
+    def module_of_site(self, site: CallSite) -> str:
+        """The module of a module-level call site."""
         return self._site_modules.get(id(site), "")
 
     def steps_env_at(self, site: CallSite) -> bool:
         """A module-level call site in a script that steps a simulator."""
-        module = self._modules_by_name.get(self._module_of(site))
+        module = self._modules_by_name.get(self.module_of_site(site))
         return module is not None and module.steps_env
 
     @staticmethod
