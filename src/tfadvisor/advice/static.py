@@ -232,6 +232,13 @@ def _already_graph(case: Case) -> Decision | None:
             return Decision(Verdict.FIX_FIRST, [*found, "TF505"], becomes_graph=False, assumptions=[
                 "every caller is, or is advised to be, a tf.function, which runs it in its graph: the "
                 "findings here break or change it there; fix them here, no decorator of its own"])
+        graph_callers = _graph_callers(case.project, linked, case.to_decorate)
+        if len(graph_callers) < len(linked.callers):
+            # ``loss(train_x, train_y)`` reported once per epoch beside the step that calls it
+            hot = names([f"{q}()" for q in dict.fromkeys(graph_callers)])
+            return Decision(Verdict.LEAVE_EAGER, ["TF505"], assumptions=[
+                f"every caller that runs it often ({hot}) is, or is advised to be, a tf.function, which "
+                f"converts it; its other calls (once, or now and then) gain little alone"])
         return Decision(Verdict.LEAVE_EAGER, ["TF505"],
                         assumptions=["every caller is, or is advised to be, a tf.function: they convert it"])
     return None
@@ -1215,6 +1222,13 @@ def _keep(case: Case) -> Decision:
     if _small(case):
         notes.append(f"only {case.tensor_ops} tensor op(s): graph mode may gain little; {MEASURE}")
     return Decision(Verdict.KEEP, reasons, assumptions=notes)
+
+
+def _graph_callers(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> list[str]:
+    """The callers of each call site that are, or are advised to be, graph code (fewer than the
+    call sites: some call is eager, from module level or an eager function)."""
+    return [c.qualname for c, _ in linked.callers
+            if c is not None and (c.id in project.graph_roots or c.id in to_decorate or c.decorator_disabled)]
 
 
 def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str], once_ok: bool = False) -> bool:

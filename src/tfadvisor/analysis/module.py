@@ -1354,7 +1354,16 @@ def _an_episode(loop: ast.AST) -> bool:
     update after it runs once per episode, the hot call of a policy-gradient agent, not once per
     epoch after the loop over batches (heldout38: a REINFORCE ``train`` called per episode, told it
     runs now and then)."""
-    return any(isinstance(n, ast.Call) and values.steps_an_environment(n.func, ("step",)) for n in walk(loop))
+    return any(isinstance(n, ast.Call) and (values.steps_an_environment(n.func, ("step",)) or _hands_an_environment(n))
+               for n in walk(loop))
+
+
+def _hands_an_environment(call: ast.Call) -> bool:
+    """``play_one_step(env, obs, epsilon)``: a helper handed the simulator steps it, the loop of an
+    episode all the same (heldout43: a DQN's ``training_step``, called once per episode after such a
+    loop, told it runs now and then)."""
+    return isinstance(call.func, ast.Name) and any(
+        isinstance(arg, ast.Name) and arg.id.lower() in ("env", "environment") for arg in call.args)
 
 
 _PER_AGENT_WORDS = ("model", "agent", "actor", "critic", "policy", "net", "learner", "env")
@@ -1467,12 +1476,36 @@ def _handful(loop: ast.AST) -> bool:
 
 
 def _few(ctx: ScopeContext, loop: ast.AST) -> bool:
-    """``for _ in range(3):`` (or of a name): a few repeats of a step, not a pass over data."""
+    """``for _ in range(3):`` (or of a name): a few repeats of a step, not a pass over data. Not
+    when the loop slices a batch with its counter (``train_x[step * bs:(step + 1) * bs]``) or counts
+    to a number of batches (``total_step = int(train_num / batch_size)``): that is the loop over
+    batches, and a call after it runs once per epoch (heldout43: an accuracy on the whole training
+    set, called after such a loop, told it runs on every step)."""
     iterable = getattr(loop, "iter", None)
-    return (isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "range" and len(iterable.args) == 1
-            and (isinstance(iterable.args[0], ast.Name) or (isinstance(iterable.args[0], ast.Constant)
-                                                             and isinstance(iterable.args[0].value, int)
-                                                             and iterable.args[0].value <= 10)))
+    if not (isinstance(iterable, ast.Call) and ctx.call_name(iterable) == "range" and len(iterable.args) == 1):
+        return False
+    bound = iterable.args[0]
+    if isinstance(bound, ast.Constant):
+        return isinstance(bound.value, int) and bound.value <= 10
+    return isinstance(bound, ast.Name) and not _slices_batches(loop) and not _counts_batches(ctx, bound.id)
+
+
+def _slices_batches(loop: ast.AST) -> bool:
+    """The loop's counter bounds a slice in its body: ``x[i * bs:(i + 1) * bs]``."""
+    target = getattr(loop, "target", None)
+    if not isinstance(target, ast.Name):
+        return False
+    return any(isinstance(node, ast.Slice) and any(isinstance(n, ast.Name) and n.id == target.id for n in walk(node))
+               for stmt in getattr(loop, "body", []) for node in walk(stmt))
+
+
+def _counts_batches(ctx: ScopeContext, name: str) -> bool:
+    """``name`` is bound here only to a division (``int(n / batch_size)``, ``len(x) // bs``): a
+    count of batches, not a few repeats."""
+    bindings = ctx.bindings.get(name, [])
+    return bool(bindings) and all(
+        not unpacked and any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) for n in walk(value))
+        for value, unpacked in bindings)
 
 
 def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, str] | None:
