@@ -27,6 +27,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 
 CHANGE = ("decorate", "undecorate", "fix-first", "reconfigure")
@@ -204,6 +205,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"recall, a verdict of the right kind: {tally(kind, cases)}")
     print(f"recall, right kind or a finding in the function: {tally(kind + finding, cases)}"
           + (f"; {len(missing)} case(s) not found among check's functions" if missing else ""))
+    # Without the cases in TensorFlow 1 files (out of `check`'s scope, or advised only speculatively):
+    # a file with a TF100 note in the reports, or one whose text turns on TensorFlow 1's eager mode
+    # (read from the extracted corpus, when it is on this machine)
+    tf1 = tf1_files(args.reports, args.corpus or _default_corpus())
+    modern = [k for k in cases if file_key(k) not in tf1]
+    print(f"recall without TensorFlow 1 files ({len(cases) - len(modern)} case(s) left out): "
+          f"{tally([k for k in kind if k in modern], modern)}")
     # The cases where the judge accepts no status quo (neither keep nor leave-eager): a change is
     # insisted on, not only preferred (read from heldout41 on, as its protocol says).
     insisted = [k for k in cases if not set(recall[k]["acceptable"]) & {"keep", "leave-eager"}]
@@ -245,6 +253,41 @@ def _run_split(split: str, corpus: str | None, reports: str | None) -> str:
         with open(os.path.join(folder, f"{name}.json"), "w", encoding="utf-8") as handle:
             json.dump(data, handle)
     return folder
+
+
+TF1_EAGER = re.compile(r"contrib\.eager|enable_eager_execution|contrib import eager")
+
+
+def file_key(key: str) -> str:
+    """``repo:path`` of a judged function's key (``repo:path::Qualname``)."""
+    repo, rest = key.split(":", 1)
+    return f"{repo}:{rest.split('::', 1)[0] if '::' in rest else rest.rsplit(':', 1)[0]}"
+
+
+def tf1_files(reports: str, corpus: str | None) -> set[str]:
+    """``repo:path`` of the files a version's reports note as TensorFlow 1 code (TF100), and of
+    those whose text turns on TensorFlow 1's eager mode (in ``corpus``, when it is there)."""
+    out: set[str] = set()
+    for path in glob.glob(os.path.join(reports, "*.json")):
+        repo = os.path.splitext(os.path.basename(path))[0]
+        with open(path, encoding="utf-8") as handle:
+            out.update(f"{repo}:{f['path']}" for f in json.load(handle)["findings"] if f["rule"] == "TF100")
+        folder = os.path.join(corpus or "", repo)
+        if corpus and os.path.isdir(folder):
+            for root, _, names in os.walk(folder):
+                for name in names:
+                    full = os.path.join(root, name)
+                    with open(full, encoding="utf-8", errors="replace") as handle:
+                        if TF1_EAGER.search(handle.read()):
+                            out.add(f"{repo}:{os.path.relpath(full, folder)}")
+    return out
+
+
+def _default_corpus() -> str | None:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from extract import DEFAULT_OUT  # noqa: E402
+
+    return DEFAULT_OUT if os.path.isdir(DEFAULT_OUT) else None
 
 
 def fn_ok(fn: dict, judgment: dict) -> bool:

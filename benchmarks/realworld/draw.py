@@ -1,6 +1,7 @@
 """Draw a blind split of public repositories, one step per subcommand, in the order a protocol runs them.
 
     python draw.py order --lists DIR --group a,b --group c --seed S --out ORDER     # names to walk
+    python draw.py walked WALK LOGS... --out WALKED     # the walk: names before the fetch limit's first refusal
     python draw.py elig --walk WALK > elig.tsv          # fetched? tensorflow import and tf.function/GradientTape text?
     python draw.py overlap PREFIX                       # renamed copies of earlier splits' repositories
     python draw.py excl PREFIX --elig elig.tsv --out EXCLUDED.txt     # empty files and copies
@@ -127,6 +128,30 @@ def cmd_order(args: argparse.Namespace) -> None:
     for name, why in removed:
         if why != "walked":
             print(name, why)
+
+
+def cmd_walked(args: argparse.Namespace) -> None:
+    """The walk as a protocol defines it: every name of ``walk.txt`` before the first one the fetch
+    tool's session limit refused, from the fetch helpers' logs (one ``name<TAB>OK|FAIL|LIMIT<TAB>why``
+    line per name tried, each chunk in walk order). A name before that point that no log has means
+    a helper stopped early: the walk is not complete, and the step says so and fails."""
+    names = [line.strip() for line in open(args.walk) if line.strip()]
+    status: dict[str, str] = {}
+    for path in args.logs:
+        for line in open(path):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2:
+                status[parts[0].strip()] = parts[1].strip()
+    end = next((i for i, name in enumerate(names) if status.get(name) == "LIMIT"), len(names))
+    walked = names[:end]
+    untried = [name for name in walked if name not in status]
+    print(f"first refusal by the limit at walk line {end + 1 if end < len(names) else None}; walked {len(walked)}: "
+          f"{sum(status.get(n) == 'OK' for n in walked)} fetched, {sum(status.get(n) == 'FAIL' for n in walked)} not; "
+          f"{sum(status.get(n) == 'OK' for n in names[end:])} later names fetched (not walked)")
+    if untried:
+        raise SystemExit(f"{len(untried)} name(s) before the limit were never tried, first {untried[0]}: finish the fetch")
+    with open(args.out, "w") as out:
+        out.write("".join(name + "\n" for name in walked))
 
 
 def _git(gitdir: str, *argv: str) -> bytes:
@@ -377,7 +402,7 @@ def cmd_sample(args: argparse.Namespace) -> None:
         json.dump(sample, f)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
     p = sub.add_parser("order", help="names to walk: listings minus used names, each group sorted and shuffled")
@@ -387,6 +412,11 @@ def main() -> None:
     p.add_argument("--used", action="append", default=[], help="more files of names already walked")
     p.add_argument("--out", required=True)
     p.set_defaults(run=cmd_order)
+    p = sub.add_parser("walked", help="the walk: walk.txt's names before the fetch limit's first refusal")
+    p.add_argument("walk")
+    p.add_argument("logs", nargs="+", help="the fetch helpers' logs")
+    p.add_argument("--out", required=True)
+    p.set_defaults(run=cmd_walked)
     p = sub.add_parser("elig", help="eligibility of fetched repositories (tsv on stdout)")
     p.add_argument("--walk", required=True)
     p.add_argument("--mirrors", default=MIRRORS)
@@ -433,7 +463,7 @@ def main() -> None:
     p.add_argument("--out", required=True, help="folder of the judges' files")
     p.add_argument("--private", required=True, help="where the sample's labels go (never shown to a judge)")
     p.set_defaults(run=cmd_sample)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     args.run(args)
 
 

@@ -65,3 +65,43 @@ def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tm
     out = capsys.readouterr().out
     assert "recall, a verdict of the right kind: 50% (1/2" in out
     assert "insists on a change (no status quo acceptable): 100% (1/1" in out
+
+
+def test_recall_without_tensorflow_1_files_leaves_out_their_cases(tmp_path, capsys):
+    """A case in a file the reports note as TensorFlow 1 code (TF100), or whose text turns on
+    TensorFlow 1's eager mode, is read apart (the protocols' "recall without TensorFlow 1 files")."""
+    import json
+
+    reports, judged, corpus = tmp_path / "reports", tmp_path / "judged", tmp_path / "corpus"
+    for folder in (reports, judged, corpus / "repo"):
+        folder.mkdir(parents=True)
+    (corpus / "repo" / "eager1.py").write_text("import tensorflow as tf\ntf.enable_eager_execution()\n")
+    (corpus / "repo" / "train.py").write_text("import tensorflow as tf\n")
+    functions = [{"id": f"{name}.py::step", "verdict": "leave-eager"} for name in ("train", "graph1", "eager1")]
+    findings = [{"path": "graph1.py", "line": 1, "rule": "TF100", "severity": "info", "message": "TensorFlow 1"}]
+    (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": findings}))
+    cases = [{"key": f"repo:{name}.py::step", "acceptable": ["decorate"]} for name in ("train", "graph1", "eager1")]
+    (judged / "j-recall.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    assert blind.main(["--reports", str(reports), "--judgments", str(judged), "--corpus", str(corpus)]) == 0
+    assert "recall without TensorFlow 1 files (2 case(s) left out): 0% (0/1" in capsys.readouterr().out
+
+
+def test_the_walk_ends_before_the_fetch_limits_first_refusal(tmp_path, capsys):
+    """draw.py walked: names in walk order up to the first LIMIT in any helper's log; later names
+    fetched in the same batches are not walked."""
+    import draw
+    import pytest
+
+    walk = tmp_path / "walk.txt"
+    walk.write_text("".join(f"o/r{i}\n" for i in range(6)))
+    (tmp_path / "fetch0.log").write_text("o/r0\tOK\tp\no/r2\tFAIL\tno snapshot\no/r4\tOK\tp\n")
+    (tmp_path / "fetch1.log").write_text("o/r1\tOK\tp\no/r3\tLIMIT\tno more\no/r5\tLIMIT\tno more\n")
+    out = tmp_path / "walked.txt"
+    draw.main([  # the command line as a protocol runs it
+        "walked", str(walk), str(tmp_path / "fetch0.log"), str(tmp_path / "fetch1.log"), "--out", str(out)])
+    assert out.read_text() == "o/r0\no/r1\no/r2\n"
+    assert "walked 3: 2 fetched, 1 not; 1 later names fetched" in capsys.readouterr().out
+    (tmp_path / "fetch0.log").write_text("o/r0\tOK\tp\n")  # a helper that stopped before o/r2
+    with pytest.raises(SystemExit, match="never tried"):
+        draw.main(["walked", str(walk), str(tmp_path / "fetch0.log"), str(tmp_path / "fetch1.log"),
+                        "--out", str(out)])
