@@ -174,8 +174,7 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
     names = module_names(paths)
     if jobs == 1 or len(paths) < PARALLEL_THRESHOLD:
         return _analyze_each(paths, codes, names, progress)
-    chunk = max(4, min(64, len(paths) // (jobs * 8) or 1))
-    chunks = [list(paths[i:i + chunk]) for i in range(0, len(paths), chunk)]
+    chunks, weights = _chunk(paths, jobs)
     done: dict[int, list[tuple[FileStatus, ModuleSummary | None]]] = {}
 
     def pending() -> list[int]:
@@ -186,8 +185,9 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
     # keeps killing its worker is reported as lost.
     with _collector_paused():  # the summaries arriving from the workers: no cycles to find there
         for _ in range(2):
-            if pending():
-                _run_chunks(chunks, pending(), codes, jobs, done, progress, len(paths), names)
+            if pending():  # the heaviest first: none is left to run alone at the end
+                _run_chunks(chunks, sorted(pending(), key=lambda i: -weights[i]), codes, jobs, done, progress,
+                            len(paths), names)
         for i in pending():
             _run_chunks(chunks, [i], codes, 1, done, progress, len(paths), names)
     for i in range(len(chunks)):
@@ -197,6 +197,34 @@ def analyze_files(paths: Sequence[str], codes: tuple[str, ...], jobs: int | None
 
 
 WORKER_DIED = "the process analysing it died (killed, or out of memory)"
+
+
+def _chunk(paths: Sequence[str], jobs: int) -> tuple[list[list[str]], list[int]]:
+    """Runs of consecutive paths of about the same size in bytes (at most 64 files each), and each
+    run's size. Runs of as many files as each other were not as much work: TensorFlow's generated
+    op files put five times the mean into one run, which a worker finished alone at the end."""
+    sizes = []
+    for path in paths:
+        try:
+            sizes.append(os.path.getsize(path))
+        except OSError:  # reported by the pass itself
+            sizes.append(0)
+    target = max(sum(sizes) // (jobs * 8), 1)
+    chunks: list[list[str]] = []
+    weights: list[int] = []
+    run: list[str] = []
+    weight = 0
+    for path, size in zip(paths, sizes, strict=True):
+        run.append(path)
+        weight += size
+        if weight >= target or len(run) >= 64:
+            chunks.append(run)
+            weights.append(weight)
+            run, weight = [], 0
+    if run:
+        chunks.append(run)
+        weights.append(weight)
+    return chunks, weights
 
 
 def _run_chunks(chunks: list[list[str]], pending: list[int], codes: tuple[str, ...], jobs: int,

@@ -97,3 +97,24 @@ def test_a_file_that_always_kills_its_worker_is_reported_and_the_rest_analysed(t
     ok = [f for f in data["files"] if f["status"] == "ok"]
     assert len(ok) >= PARALLEL_THRESHOLD * 2, "a dying worker took most of the tree with it"
     assert {fn["path"] for fn in data["functions"]} == {f["path"] for f in ok}
+
+
+def test_runs_are_consecutive_paths_of_about_equal_bytes(tmp_path: Path) -> None:
+    """The workers' runs keep every path once, in order (the report's order is the paths'), hold
+    at most 64 files, and no run but one file's own is far heavier than the mean: a big file no
+    longer drags 63 others into one long run (benchmarks/schedule.py replays the schedule)."""
+    from tfadvisor.check import _chunk
+
+    paths = []
+    for i in range(200):
+        path = tmp_path / f"m{i:03d}.py"
+        path.write_text(GOOD * (40 if i % 50 == 7 else 1))  # four big files among small ones
+        paths.append(str(path))
+    paths.append(str(tmp_path / "gone.py"))  # a file that vanished still gets a place (reported later)
+    chunks, weights = _chunk(paths, 2)
+    assert [p for run in chunks for p in run] == paths
+    assert max(len(run) for run in chunks) <= 64
+    sizes = {p: (Path(p).stat().st_size if Path(p).exists() else 0) for p in paths}
+    assert weights == [sum(sizes[p] for p in run) for run in chunks]
+    mean = sum(weights) / len(weights)
+    assert all(w <= 2 * mean or len(run) == 1 or sizes[run[-1]] > mean for run, w in zip(chunks, weights, strict=True))
