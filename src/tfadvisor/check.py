@@ -401,7 +401,8 @@ def _findings(project: Project, decisions: dict[str, Decision], found: hazards.F
                 continue
             if not notes_only or (advice.severity is Severity.INFO
                                   and (decision.verdict is Verdict.KEEP or advice.said_on_status_quo)):
-                hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name), _advice_message(advice, decision))
+                hit = Hit(code, fn.line, fn.col, fn.line, fn.col + 4 + len(fn.name),
+                          _advice_message(advice, project.functions[fid]))
                 findings.append(_finding(advice, hit, project.functions[fid], decision.confidence == "speculative"))
     return findings
 
@@ -444,8 +445,9 @@ def _in_scope(rule: type[Rule], linked: Linked, in_graph: bool) -> bool:
     return False
 
 
-def _advice_message(rule: type[Rule], decision: Decision) -> str:
-    return rule.summary
+def _advice_message(rule: type[Rule], linked: Linked) -> str:
+    """The rule's summary, in the words for a function that is not a tf.function when it is not one."""
+    return rule.summary_undecorated if rule.summary_undecorated and not linked.decorated else rule.summary
 
 
 def _finding(rule: type[Rule], hit: Hit, linked: Linked | None, speculative: bool, path: str | None = None,

@@ -183,3 +183,12 @@ def test_a_step_after_a_loop_over_batches_still_runs_now_and_then(tmp_path: Path
     found = verdicts(tmp_path, {"dqn.py": DQN.replace("INNER", "fit_batch(obs)")
                                 .replace("def training_step", "def fit_batch(batch):\n        return batch, 0.0, False, {}\n\n\n    def training_step")})
     assert found["training_step"] is Verdict.LEAVE_EAGER
+
+
+def test_a_helper_fixed_for_its_callers_graph_is_not_called_a_tf_function(tmp_path: Path) -> None:
+    """The replay sampler that the DQN step calls is told to fix its ``np.random`` for the step's
+    graph (TF205), with TF505 as the reason it needs no decorator: the note says its callers convert
+    it, not that it is "a tf.function" (it is not one)."""
+    report = check(tmp_path, {"dqn.py": DQN.replace("INNER", "play_one_step(env, obs, 0.1)")})
+    notes = [f.message for f in report.findings if f.rule == "TF505" and f.function and f.function.endswith("sample_experiences")]
+    assert notes and not any(n.startswith("a tf.function") for n in notes)

@@ -63,6 +63,9 @@ class Rule:
     # For an advice rule: whether its note is said whatever the verdict (the function stays as it
     # is, and the note says what would speed it up), not only with a verdict that asks for a change.
     said_on_status_quo: ClassVar[bool] = False
+    # For an advice rule whose summary speaks of a tf.function: its words for a function that is not
+    # one (a helper told to fix what breaks its callers' graph, with no decorator of its own).
+    summary_undecorated: ClassVar[str | None] = None
     detection: ClassVar[str] = "S"  # S, S~ (guesses types) or D (run time only), as in docs/rules.md
 
     # per-file hook; rules without one set it to None

@@ -13,6 +13,7 @@ class CoveredByCaller(Rule):
     severity = Severity.INFO
     scope = "advice"
     summary = "a tf.function only ever called from other graph code: its caller already converts it"
+    summary_undecorated = "only ever called from graph code (callers that are, or are advised to be, tf.functions): they convert it"
     why = """\
 AutoGraph converts everything a tf.function calls: a helper called only from graph code already
 runs as part of its caller's graph. Its own `@tf.function` adds little but a nested function
