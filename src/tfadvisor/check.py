@@ -202,7 +202,8 @@ WORKER_DIED = "the process analysing it died (killed, or out of memory)"
 def _chunk(paths: Sequence[str], jobs: int) -> tuple[list[list[str]], list[int]]:
     """Runs of consecutive paths of about the same size in bytes (at most 64 files each), and each
     run's size. Runs of as many files as each other were not as much work: TensorFlow's generated
-    op files put five times the mean into one run, which a worker finished alone at the end."""
+    op files put five times the mean into one run, which, taken last, leaves one worker finishing
+    alone (decision 0048; benchmarks/schedule.py replays the schedule)."""
     sizes = []
     for path in paths:
         try:

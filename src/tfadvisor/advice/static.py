@@ -1225,8 +1225,8 @@ def _keep(case: Case) -> Decision:
 
 
 def _graph_callers(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> list[str]:
-    """The callers of each call site that are, or are advised to be, graph code (fewer than the
-    call sites: some call is eager, from module level or an eager function)."""
+    """The caller of each call site that is, or is advised to be, graph code, one entry per site:
+    fewer entries than call sites means some call runs eagerly (module level, or an eager caller)."""
     return [c.qualname for c, _ in linked.callers
             if c is not None and (c.id in project.graph_roots or c.id in to_decorate or c.decorator_disabled)]
 

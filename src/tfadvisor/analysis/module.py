@@ -1504,8 +1504,8 @@ def _counts_batches(ctx: ScopeContext, name: str) -> bool:
     count of batches, not a few repeats."""
     bindings = ctx.bindings.get(name, [])
     return bool(bindings) and all(
-        not unpacked and any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) for n in walk(value))
-        for value, unpacked in bindings)
+        not path and any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.Div, ast.FloorDiv)) for n in walk(value))
+        for value, path in bindings)  # (a ``path`` is a binding taken apart from a tuple: not counted)
 
 
 def _instance_receiver(ctx: ScopeContext, call: ast.Call) -> tuple[str, bool, str] | None:
