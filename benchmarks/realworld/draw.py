@@ -1,6 +1,7 @@
 """Draw a blind split of public repositories, one step per subcommand, in the order a protocol runs them.
 
     python draw.py order --lists DIR --group a,b --group c --seed S --out ORDER     # names to walk
+    python draw.py chunks WALK --into DIR               # the fetch helpers' chunks and prompts (blind/FETCH.txt)
     python draw.py walked WALK LOGS... --out WALKED     # the walk: names before the fetch limit's first refusal
     python draw.py elig --walk WALK > elig.tsv          # fetched? tensorflow import and tf.function/GradientTape text?
     python draw.py overlap PREFIX                       # renamed copies of earlier splits' repositories
@@ -128,6 +129,24 @@ def cmd_order(args: argparse.Namespace) -> None:
     for name, why in removed:
         if why != "walked":
             print(name, why)
+
+
+def cmd_chunks(args: argparse.Namespace) -> None:
+    """``walk.txt`` cut for the fetch helpers: name i to chunk i mod N, each chunk in walk order,
+    with each helper's prompt (``blind/FETCH.txt``, its chunk and log filled in)."""
+    names = [line.strip() for line in open(args.walk) if line.strip()]
+    template = open(os.path.join(HERE, "blind", "FETCH.txt")).read()
+    os.makedirs(args.into, exist_ok=True)
+    for k in range(args.helpers):
+        chunk = names[k::args.helpers]
+        chunk_path = os.path.join(os.path.abspath(args.into), f"chunk{k}")
+        with open(chunk_path, "w") as out:
+            out.write("".join(name + "\n" for name in chunk))
+        prompt = (template.replace("CHUNK", chunk_path).replace("COUNT", str(len(chunk)))
+                  .replace("LOG", os.path.join(os.path.abspath(args.into), f"fetch{k}.log")))
+        with open(os.path.join(args.into, f"prompt{k}.txt"), "w") as out:
+            out.write(prompt)
+    print(f"{len(names)} names in {args.helpers} chunks; prompts {args.into}/prompt0.txt ...")
 
 
 def cmd_walked(args: argparse.Namespace) -> None:
@@ -412,6 +431,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--used", action="append", default=[], help="more files of names already walked")
     p.add_argument("--out", required=True)
     p.set_defaults(run=cmd_order)
+    p = sub.add_parser("chunks", help="the fetch helpers' chunks of walk.txt and their prompts")
+    p.add_argument("walk")
+    p.add_argument("--into", required=True)
+    p.add_argument("--helpers", type=int, default=8)
+    p.set_defaults(run=cmd_chunks)
     p = sub.add_parser("walked", help="the walk: walk.txt's names before the fetch limit's first refusal")
     p.add_argument("walk")
     p.add_argument("logs", nargs="+", help="the fetch helpers' logs")

@@ -105,3 +105,17 @@ def test_the_walk_ends_before_the_fetch_limits_first_refusal(tmp_path, capsys):
     with pytest.raises(SystemExit, match="never tried"):
         draw.main(["walked", str(walk), str(tmp_path / "fetch0.log"), str(tmp_path / "fetch1.log"),
                         "--out", str(out)])
+
+
+def test_chunks_deal_the_walk_to_the_helpers_in_order(tmp_path):
+    """draw.py chunks: name i to chunk i mod N, each chunk in walk order, and a prompt per helper
+    naming its chunk and its log."""
+    import draw
+
+    walk = tmp_path / "walk.txt"
+    walk.write_text("".join(f"o/r{i}\n" for i in range(7)))
+    draw.main(["chunks", str(walk), "--into", str(tmp_path / "d"), "--helpers", "3"])
+    assert (tmp_path / "d" / "chunk1").read_text() == "o/r1\no/r4\n"
+    prompt = (tmp_path / "d" / "prompt1.txt").read_text()
+    assert str(tmp_path / "d" / "chunk1") in prompt and str(tmp_path / "d" / "fetch1.log") in prompt
+    assert "(2 names" in prompt
