@@ -10,6 +10,7 @@
     python draw.py add SPLIT PREFIX --elig elig.tsv >> repos.toml
     python draw.py assign PREFIX --elig elig.tsv --reports DIR --excluded EXCLUDED.txt --out judges.json
     python draw.py sample --judges judges.json --reports DIR --excluded EXCLUDED.txt --seed S --out DIR --private FILE
+    python draw.py folders heldoutNN --judges judges.json --round-b DIR --excluded EXCLUDED.txt --prompts DIR
 
 Every step is mechanical: it reads names, file contents' hashes, eligibility text searches and the
 frozen tool's reports, never a judge's or a person's reading of the code, and every random choice
@@ -27,6 +28,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 
@@ -421,6 +423,34 @@ def cmd_sample(args: argparse.Namespace) -> None:
         json.dump(sample, f)
 
 
+def cmd_folders(args: argparse.Namespace) -> None:
+    """The judges' side of a draw: each judge's folder (``repos.txt``, round A's ``recall_repos.txt``,
+    ``scratch/``), the split's instructions beside them, the round-B copy script in /tmp, and each
+    judge's prompt (``instructions/PROMPTNN.txt`` with the judge's name) for the lead to hand over."""
+    split = os.path.join(HERE, "blind", args.split)
+    number = args.split.removeprefix("heldout")
+    judges = json.load(open(args.judges))
+    os.makedirs(args.into, exist_ok=True)
+    os.makedirs(args.prompts, exist_ok=True)
+    shutil.copy(os.path.join(HERE, "blind", "INSTRUCTIONS.md"), args.into)
+    for name in (f"BOTH{number}.md", f"RECALL{number}.md", f"VERDICTS{number}.md"):
+        shutil.copy(os.path.join(split, "instructions", name), args.into)
+    shutil.copy(args.excluded, os.path.join(args.into, f"EXCLUDED{number}.txt"))
+    script = os.path.join(args.scripts, f"roundB{number}.sh")
+    shutil.copy(os.path.join(split, "instructions", f"roundB{number}.sh"), script)
+    os.chmod(script, 0o755)
+    prompt = open(os.path.join(split, "instructions", f"PROMPT{number}.txt")).read()
+    for judge, repos in sorted(judges.items()):
+        folder = os.path.join(args.into, judge)
+        os.makedirs(os.path.join(folder, "scratch"), exist_ok=True)
+        with open(os.path.join(folder, "repos.txt"), "w") as out:
+            out.write("".join(r + "\n" for r in repos))
+        shutil.copy(os.path.join(args.round_b, judge, "recall_repos.txt"), folder)
+        with open(os.path.join(args.prompts, f"judge-{judge}.txt"), "w") as out:
+            out.write(prompt.replace("JUDGE", judge))
+    print(f"{len(judges)} judges' folders in {args.into}; prompts in {args.prompts}; {script}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -487,6 +517,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", required=True, help="folder of the judges' files")
     p.add_argument("--private", required=True, help="where the sample's labels go (never shown to a judge)")
     p.set_defaults(run=cmd_sample)
+    p = sub.add_parser("folders", help="the judges' folders, instructions, round-B script and prompts")
+    p.add_argument("split", help="heldoutNN")
+    p.add_argument("--judges", required=True)
+    p.add_argument("--round-b", required=True, help="draw.py sample's --out")
+    p.add_argument("--excluded", required=True)
+    p.add_argument("--into", default="/work/triage/judges")
+    p.add_argument("--scripts", default="/tmp", help="where the round-B copy script goes (the prompts name /tmp)")
+    p.add_argument("--prompts", required=True, help="where each judge's prompt is written (the lead's folder)")
+    p.set_defaults(run=cmd_folders)
     args = parser.parse_args(argv)
     args.run(args)
 

@@ -119,3 +119,32 @@ def test_chunks_deal_the_walk_to_the_helpers_in_order(tmp_path):
     prompt = (tmp_path / "d" / "prompt1.txt").read_text()
     assert str(tmp_path / "d" / "chunk1") in prompt and str(tmp_path / "d" / "fetch1.log") in prompt
     assert "(2 names" in prompt
+
+
+def test_folders_set_up_each_judge_from_the_draw(tmp_path):
+    """draw.py folders: each judge's folder holds its repositories and round A's recall
+    repositories (never round B's files), the split's instructions sit beside the folders, and
+    each prompt names its judge."""
+    import json
+
+    import draw
+
+    judges = tmp_path / "judges.json"
+    judges.write_text(json.dumps({"h43a": ["h43-one"], "h43b": ["h43-two", "h43-three"]}))
+    for judge in ("h43a", "h43b"):
+        (tmp_path / "roundB" / judge).mkdir(parents=True)
+        (tmp_path / "roundB" / judge / "recall_repos.txt").write_text("h43-one\n")
+        (tmp_path / "roundB" / judge / "functions.txt").write_text("secret\n")
+    excluded = tmp_path / "EXCLUDED.txt"
+    excluded.write_text("# none\n")
+    into, prompts, scripts = tmp_path / "judges", tmp_path / "prompts", tmp_path / "scripts"
+    scripts.mkdir()
+    draw.main(["folders", "heldout43", "--judges", str(judges), "--round-b", str(tmp_path / "roundB"),
+               "--excluded", str(excluded), "--into", str(into), "--prompts", str(prompts), "--scripts", str(scripts)])
+    assert (into / "h43b" / "repos.txt").read_text() == "h43-two\nh43-three\n"
+    assert (into / "h43b" / "recall_repos.txt").exists() and (into / "h43b" / "scratch").is_dir()
+    assert not (into / "h43b" / "functions.txt").exists()  # round B's files come only after round A
+    assert {p.name for p in into.iterdir() if p.is_file()} >= {"INSTRUCTIONS.md", "BOTH43.md", "EXCLUDED43.txt"}
+    prompt = (prompts / "judge-h43b.txt").read_text()
+    assert "h43b" in prompt and "JUDGE" not in prompt
+    assert (scripts / "roundB43.sh").exists()
