@@ -148,3 +148,27 @@ def test_folders_set_up_each_judge_from_the_draw(tmp_path):
     prompt = (prompts / "judge-h43b.txt").read_text()
     assert "h43b" in prompt and "JUDGE" not in prompt
     assert (scripts / "roundB43.sh").exists()
+
+
+def test_agreement_reads_one_version_against_two_judges(tmp_path, capsys):
+    """agreement.py: on the functions both judges judged, the version's change-asking verdicts
+    right by each judge, and how often the judges' first choices agree."""
+    import json
+
+    import agreement
+
+    first, second, reports = tmp_path / "first", tmp_path / "second", tmp_path / "reports"
+    for folder in (first, second, reports):
+        folder.mkdir()
+    functions = [{"id": "t.py::step", "verdict": "decorate"}, {"id": "t.py::plot", "verdict": "leave-eager"}]
+    (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
+    (first / "j-judgments.jsonl").write_text(
+        json.dumps({"key": "repo:t.py::step", "acceptable": ["decorate"]}) + "\n"
+        + json.dumps({"key": "repo:t.py::plot", "acceptable": ["leave-eager"]}) + "\n")
+    (second / "k-judgments.jsonl").write_text(
+        json.dumps({"key": "repo:t.py::step", "acceptable": ["leave-eager"]}) + "\n"
+        + json.dumps({"key": "repo:t.py::plot", "acceptable": ["leave-eager"]}) + "\n")
+    assert agreement.main(["--first", str(first), "--second", str(second), "--reports", str(reports)]) == 0
+    out = capsys.readouterr().out
+    assert "change-asking right: first judge 100% (1/1" in out and "second judge 0% (0/1" in out
+    assert "first choices equal: 50% (1/2" in out
