@@ -18,7 +18,7 @@ import json
 import os
 import sys
 
-from blind import CHANGE, figure
+from blind import CHANGE, figure  # this folder is on the path when run as a script
 
 
 def judgments(folder: str) -> dict[str, list[str]]:
@@ -64,5 +64,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main())

@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     # Without the cases in TensorFlow 1 files (out of `check`'s scope, or advised only speculatively):
     # a file with a TF100 note in the reports, or one whose text turns on TensorFlow 1's eager mode
     # (read from the extracted corpus, when it is on this machine)
-    tf1 = tf1_files(args.reports, args.corpus or _default_corpus())
+    tf1 = tf1_files(args.reports, args.corpus or _default_corpus(), {file_key(k) for k in cases})
     modern = [k for k in cases if file_key(k) not in tf1]
     print(f"recall without TensorFlow 1 files ({len(cases) - len(modern)} case(s) left out): "
           f"{tally([k for k in kind if k in modern], modern)}")
@@ -264,23 +264,22 @@ def file_key(key: str) -> str:
     return f"{repo}:{rest.split('::', 1)[0] if '::' in rest else rest.rsplit(':', 1)[0]}"
 
 
-def tf1_files(reports: str, corpus: str | None) -> set[str]:
-    """``repo:path`` of the files a version's reports note as TensorFlow 1 code (TF100), and of
-    those whose text turns on TensorFlow 1's eager mode (in ``corpus``, when it is there)."""
+def tf1_files(reports: str, corpus: str | None, files: set[str]) -> set[str]:
+    """Which of ``files`` (``repo:path``) a version's reports note as TensorFlow 1 code (TF100), or
+    turn on TensorFlow 1's eager mode in their text (read from ``corpus``, when it is there)."""
     out: set[str] = set()
     for path in glob.glob(os.path.join(reports, "*.json")):
         repo = os.path.splitext(os.path.basename(path))[0]
         with open(path, encoding="utf-8") as handle:
             out.update(f"{repo}:{f['path']}" for f in json.load(handle)["findings"] if f["rule"] == "TF100")
-        folder = os.path.join(corpus or "", repo)
-        if corpus and os.path.isdir(folder):
-            for root, _, names in os.walk(folder):
-                for name in names:
-                    full = os.path.join(root, name)
-                    with open(full, encoding="utf-8", errors="replace") as handle:
-                        if TF1_EAGER.search(handle.read()):
-                            out.add(f"{repo}:{os.path.relpath(full, folder)}")
-    return out
+    for key in files - out:
+        repo, _, rel = key.partition(":")
+        full = os.path.join(corpus or "", repo, rel)
+        if corpus and os.path.isfile(full):
+            with open(full, encoding="utf-8", errors="replace") as handle:
+                if TF1_EAGER.search(handle.read()):
+                    out.add(key)
+    return out & files
 
 
 def _default_corpus() -> str | None:

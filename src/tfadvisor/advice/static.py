@@ -232,7 +232,7 @@ def _already_graph(case: Case) -> Decision | None:
             return Decision(Verdict.FIX_FIRST, [*found, "TF505"], becomes_graph=False, assumptions=[
                 "every caller is, or is advised to be, a tf.function, which runs it in its graph: the "
                 "findings here break or change it there; fix them here, no decorator of its own"])
-        graph_callers = _graph_callers(case.project, linked, case.to_decorate)
+        graph_callers = _graph_callers(case.project, linked, case.to_decorate, once_ok=True)
         if len(graph_callers) < len(linked.callers):
             # ``loss(train_x, train_y)`` reported once per epoch beside the step that calls it
             hot = names([f"{q}()" for q in dict.fromkeys(graph_callers)])
@@ -1224,26 +1224,30 @@ def _keep(case: Case) -> Decision:
     return Decision(Verdict.KEEP, reasons, assumptions=notes)
 
 
-def _graph_callers(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str]) -> list[str]:
-    """The caller of each call site that is, or is advised to be, graph code, one entry per site:
-    fewer entries than call sites means some call runs eagerly (module level, or an eager caller)."""
+def _graph_callers(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str],
+                   once_ok: bool = False) -> list[str]:
+    """The caller of each call site that is, or is advised to be, graph code (not itself), one
+    entry per site: fewer entries than call sites means some call runs eagerly. ``once_ok``: a
+    caller whose ``@tf.function`` is commented out counts as the graph it was meant to be."""
     return [c.qualname for c, _ in linked.callers
-            if c is not None and (c.id in project.graph_roots or c.id in to_decorate or c.decorator_disabled)]
+            if c is not None and _graph_caller(project, linked, c, to_decorate, once_ok)]
+
+
+def _graph_caller(project: Project, linked: Linked, caller: FunctionSummary | None,
+                  to_decorate: frozenset[str] | set[str], once_ok: bool) -> bool:
+    return caller is not None and caller.id != linked.fn.id and (
+        caller.id in project.graph_roots or caller.id in to_decorate or (once_ok and caller.decorator_disabled))
 
 
 def _covered(project: Project, linked: Linked, to_decorate: frozenset[str] | set[str], once_ok: bool = False) -> bool:
-    callers = linked.callers
     if linked.fn.is_method and project.has_unseen_callers(linked.fn.name):
         return False  # called on objects whose class we could not tell: callers we cannot see
-    graph = [c for c, _ in callers if c is not None and c.id != linked.fn.id
-             and (c.id in project.graph_roots or c.id in to_decorate or (once_ok and c.decorator_disabled))]
     # The hot path runs in graph code; other call sites, outside loops or rare in them, call it a
     # few times (a notebook that prints the loss before training and every 20 steps): still covered.
-    return bool(graph) and all(
-        (c is not None and c.id != linked.fn.id and (c.id in project.graph_roots or c.id in to_decorate
-                                                      or (once_ok and c.decorator_disabled)))
+    return bool(_graph_callers(project, linked, to_decorate, once_ok)) and all(
+        _graph_caller(project, linked, c, to_decorate, once_ok)
         or (once_ok and (not site.in_loop or site.rare) and (c is None or not project.functions[c.id].repeated))
-        for c, site in callers)
+        for c, site in linked.callers)
 
 
 EAGER_STEPS: tuple[Step, ...] = (_tf1, _other_framework, _test, _already_graph, _dispatches, _numpy_only, _scores_for_a_step,

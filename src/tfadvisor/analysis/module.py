@@ -1609,12 +1609,14 @@ def _made_again(ctx: ScopeContext, arg: ast.AST, call: ast.Call) -> str | None:
     if len(made) < 2 or _slot_free(ctx, made[-1][2]):
         return None
     before, again = made[-2][0], made[-1][0]
-    callee = ast.unparse(call.func)
+    callee = ctx.call_name(call)
+    if callee is None:
+        return None
     reached_before = False
     for c in ctx.scope.nodes(ast.Call):
         if not before < c.lineno < call.lineno:
             continue
-        same = ast.unparse(c.func) == callee
+        same = ctx.call_name(c) == callee
         if c.lineno < again:
             reached_before = reached_before or same
         elif c.lineno > again and not same and any(isinstance(n, ast.Name) and n.id == arg.id for n in walk(c)):
