@@ -268,6 +268,22 @@ VARIANTS = [
                 return self.out(self.hidden(x))
         """ + _LOOP.format(model="Critic()"), tf="same", real=True,
       note="the same with the sublayers made in __init__: defining build() is what keeps Keras from a symbolic first call"),
+    V("add-loss-on-weights-made-in-build", """
+        import tensorflow as tf
+
+        class Scale(tf.keras.layers.Layer):
+            def build(self, input_shape):
+                self.gamma = self.add_weight(name="gamma", shape=(input_shape[-1],), initializer="ones")
+                self.beta = self.add_weight(name="beta", shape=(input_shape[-1],), initializer="zeros")
+
+            @tf.function
+            def call(self, x):
+                self.add_loss(1e-3 * tf.reduce_sum(tf.square(self.gamma)))
+                return x * self.gamma + self.beta
+        """ + _LOOP.format(model="tf.keras.Sequential([Scale(), tf.keras.layers.Dense(1)])"), tf="same", real=True,
+      note="a layer's own weights made in build(), and a call that also calls an inherited Keras method "
+           "(self.add_loss): that is no sublayer, nothing is built in the trace, every weight gets its "
+           "gradient (heldout44: a hand-written batch normalisation's self.add_update taken for a sublayer)"),
     V("layer-with-its-own-build-inside-a-model-trained-with-fit", """
         import numpy as np
         import tensorflow as tf
