@@ -19,7 +19,7 @@ from typing import TypeGuard
 from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, index_scopes, walk
+from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, every_node, index_scopes, walk
 from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
@@ -113,6 +113,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
             else:
                 summary.graph_compiles += 1
             summary.compiled |= _compiled_names(scope, call)
+    summary.eager_only_layers = _eager_only_layers(module_scope, summary.classes, imports)
     summary.globals = _module_values(module_ctx)
     summary.wrapped = _wrapped(module_ctx)
     summary.function_wrappers = references.function_wrappers(module_scope, module_ctx)
@@ -235,6 +236,51 @@ def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
                 and any(ast.unparse(t) == ast.unparse(receiver) for t in node.targets)):
             last, made = node.lineno, _class_called(node.value)
     return made
+
+
+_KERAS_INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
+
+
+def _eager_only_layers(root: Scope, classes: list[ClassSummary], imports: ImportMap) -> set[str]:
+    """Keras layer classes of this module that it only makes as ``name = Cls(...)`` and only ever
+    calls through that name (``name(x)``, ``name.call(x)``), in a module that makes no symbolic
+    ``Input``: no model holds them, so Keras never traces their ``call``, even where the module
+    fits another model (heldout44: a notebook's audio layer tried on two clips, its functional
+    model commented out; TF201 and TF206 in its ``call`` judged wrong)."""
+    layers = {c.qualname for c in classes if c.keras and "." not in c.qualname}
+    if not layers:
+        return set()
+    calls = every_node(root, ast.Call)
+    if any(imports.resolve(c.func) in _KERAS_INPUTS for c in calls):
+        return set()  # a functional model may call the name on a symbolic input
+    called = {id(c.func) for c in calls} | {
+        id(c.func.value) for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "call"}
+    made: dict[str, set[str]] = defaultdict(set)  # name -> the layer classes bound to it
+    # the ``Cls`` of each such ``name = Cls(...)``, and of ``super(Cls, self)`` in its own methods
+    seen = {id(c.args[0]) for c in calls if isinstance(c.func, ast.Name) and c.func.id == "super" and c.args}
+    other: set[str] = set()  # names bound to anything else too
+    for node in every_node(root, ast.Assign):
+        value = node.value
+        for target in node.targets:
+            if not isinstance(target, ast.Name):
+                continue
+            if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in layers
+                    and len(node.targets) == 1):
+                made[target.id].add(value.func.id)
+                seen.add(id(value.func))
+            else:
+                other.add(target.id)
+    names = every_node(root, ast.Name)
+    mentioned_elsewhere = {n.id for n in names if n.id in layers and id(n) not in seen}
+    used_otherwise = {n.id for n in names if n.id in made and isinstance(n.ctx, ast.Load) and id(n) not in called}
+    out = set()
+    for name, classes_made in made.items():
+        if name in other or name in used_otherwise:
+            layers -= classes_made
+    for cls in layers - mentioned_elsewhere:
+        if any(cls in classes_made for classes_made in made.values()):
+            out.add(cls)
+    return out
 
 
 def made_on_self(root: Scope) -> dict[tuple[str, str], str]:

@@ -956,7 +956,8 @@ class Project:
                      and x.fn.module not in eager_modules and traced_by_keras(x))
                  # a layer's call in a program that fits or predicts: Keras traces it there
                  or (x.framework == "keras" and x.fn.name == "call" and traced_by_keras(x)
-                     and (x.fn.module in driven or (x.fn.module, x.fn.class_qualname or "") in self.made_where_fitted))
+                     and (x.fn.module in driven or (x.fn.module, x.fn.class_qualname or "") in self.made_where_fitted)
+                     and not self._called_only_directly(x.fn))
                  # a metric that a fitting module uses: its compiled step traces update_state/result
                  or (x.framework == "keras" and x.fn.name in graph_context.KERAS_METRIC_METHODS
                      and self._used_where_fitted(x, driven))]
@@ -984,6 +985,16 @@ class Project:
             else:
                 linked.graph_reason = f"called from graph code ({origin.fn.qualname})"
         return graph
+
+    def _called_only_directly(self, fn: FunctionSummary) -> bool:
+        """The method's class is a Keras layer its module only calls directly (``layer(clip)``, no
+        model holds it: ``ModuleSummary.eager_only_layers``) and no other module names it."""
+        mod = self._modules_by_name.get(fn.module)
+        cls = fn.class_qualname or ""
+        if mod is None or cls not in mod.eager_only_layers:
+            return False
+        return not any(site.callee.rsplit(".", 1)[-1] == cls for other in self.modules if other is not mod
+                       for site in self._module_sites(other.module))
 
     def _mark_unconverted(self) -> None:
         """What runs without AutoGraph when traced, and through which function: code Keras 3 traces

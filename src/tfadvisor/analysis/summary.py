@@ -292,6 +292,9 @@ class ModuleSummary:
     # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
     # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)
     dynamic_classes: set[str] = field(default_factory=set)
+    # Keras layer classes of this module that it only ever calls directly (``layer = Chroma();
+    # layer(clip)``), never in a model: their ``call`` runs eagerly, fit or no fit
+    eager_only_layers: set[str] = field(default_factory=set)
     # modules of the project this one star-imports (``from .losses import *``): a name bound nowhere
     # here may be theirs
     star_modules: list[str] = field(default_factory=list)

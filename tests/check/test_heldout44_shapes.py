@@ -1,0 +1,65 @@
+"""Static advice on shapes heldout44's judged corpus showed (development after its figures were read).
+
+Each program is written afresh in the shape the judges saw. The first test of each pair fails at
+heldout44's version J (7ed0eec); the controls pass at both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from programs import check
+
+LAYER = """\
+    import numpy as np
+    import tensorflow as tf
+
+
+    class Chroma(tf.keras.layers.Layer):
+        def __init__(self):
+            super(Chroma, self).__init__(trainable=False)
+
+        def call(self, audio):
+            print("is model eager?", tf.executing_eagerly())
+            clip = audio.numpy()
+            return tf.convert_to_tensor(np.abs(np.fft.rfft(clip))[..., :12])
+
+
+    x = np.random.rand(64, 256).astype("float32")
+    y = np.random.randint(0, 3, 64)
+    classifier = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+    classifier.compile("adam", "sparse_categorical_crossentropy")
+    classifier.fit(x, y, epochs=1)
+
+    layer = Chroma()
+    print(layer(x[:2]))
+    layer = Chroma()
+    print(layer(x[0]))
+    USE
+"""
+
+
+def _rules(tmp_path: Path, use: str) -> list[str]:
+    report = check(tmp_path, {"chords.py": LAYER.replace("USE", use)})
+    return sorted(f.rule for f in report.findings if f.rule in ("TF201", "TF206"))
+
+
+def test_a_layer_only_called_directly_runs_eagerly_where_another_model_is_fit(tmp_path: Path) -> None:
+    """``layer = Chroma(); layer(clips)`` and nothing else: no model holds the layer, so its
+    ``call`` runs eagerly, and its ``print`` and ``.numpy()`` work (heldout44: TF201 and TF206 on such
+    a layer, in a notebook that fits another model, judged wrong after running it)."""
+    assert _rules(tmp_path, "") == []
+
+
+def test_the_same_layer_inside_a_fitted_model_is_traced(tmp_path: Path) -> None:
+    """Control: put it in a ``Sequential`` that is fit, and Keras traces its ``call``."""
+    use = "model = tf.keras.Sequential([Chroma(), tf.keras.layers.Dense(3)])\n    model.compile('adam', 'mse')\n    model.fit(x, y)"
+    assert _rules(tmp_path, use) == ["TF201", "TF206"]
+
+
+def test_the_same_layer_applied_to_a_symbolic_input_is_traced(tmp_path: Path) -> None:
+    """Control: ``chroma = Chroma(); h = chroma(inputs)`` on a ``keras.Input`` builds a functional
+    model: the direct call is symbolic."""
+    use = ("inputs = tf.keras.Input((256,))\n    chroma = Chroma()\n    h = chroma(inputs)\n"
+           "    model = tf.keras.Model(inputs, tf.keras.layers.Dense(3)(h))")
+    assert _rules(tmp_path, use) == ["TF201", "TF206"]
