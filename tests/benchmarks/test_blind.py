@@ -67,6 +67,26 @@ def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tm
     assert "insists on a change (no status quo acceptable): 100% (1/1" in out
 
 
+def test_a_note_saying_the_change_is_read_beside_the_bars_recall_not_in_it(tmp_path, capsys):
+    """A driver left eager with TF508's note (move the inline step into a decorated function) where
+    the judge's first choice is fix-first: counted on the notes' line only, not in the bar's figure."""
+    import json
+
+    reports, judged = tmp_path / "reports", tmp_path / "judged"
+    reports.mkdir()
+    judged.mkdir()
+    functions = [{"id": "train.py::train", "verdict": "leave-eager", "reasons": ["TF508"]},
+                 {"id": "train.py::fit", "verdict": "leave-eager", "reasons": ["TF508"]}]
+    (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
+    cases = [{"key": "repo:train.py::train", "acceptable": ["fix-first", "leave-eager"]},
+             {"key": "repo:train.py::fit", "acceptable": ["decorate", "leave-eager"]}]
+    (judged / "j-recall.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
+    out = capsys.readouterr().out
+    assert "recall, right kind or a finding in the function: 0% (0/2" in out
+    assert "a note saying the change (TF507/TF508; not the bar's figure): 50% (1/2" in out
+
+
 def test_recall_without_tensorflow_1_files_leaves_out_their_cases(tmp_path, capsys):
     """A case in a file the reports note as TensorFlow 1 code (TF100), or whose text turns on
     TensorFlow 1's eager mode, is read apart (the protocols' "recall without TensorFlow 1 files")."""

@@ -701,10 +701,10 @@ def _drives_batches(case: Case) -> Decision | None:
             inline, move = ("computes the training step inline (tape, gradients, update)",
                             "move that body into a step function and decorate it; the loop stays Python")
             if _eager_loop_call(case, called=True) is None:
-                return Decision(Verdict.LEAVE_EAGER, assumptions=[
+                return Decision(Verdict.LEAVE_EAGER, ["TF508"], assumptions=[
                     f"drives training: its loop over {values.describe(iterated)} {inline}; to gain from a "
                     f"graph, {move}"])
-            return Decision(Verdict.FIX_FIRST, becomes_graph=False, assumptions=[
+            return Decision(Verdict.FIX_FIRST, ["TF508"], becomes_graph=False, assumptions=[
                 f"its loop over {values.describe(iterated)} {inline}: {move}"])
         if rich in ("dataset", "tensor"):
             # AutoGraph would make it a graph loop, but the step inside is the unit to decorate:
