@@ -270,6 +270,9 @@ class ScopeContext:
             if node.id in self.read_back and getattr(node, "lineno", 0) > self.read_back[node.id]:
                 return ("object", ())  # a NumPy array from here on
             if node.id in self.mixed:
+                bound = self._dominating_value(node)
+                if bound is not None:
+                    return self.kind_deps(bound)  # ``x = tf.cast(x, ...)`` just before, on every path
                 return ("tensor", (f"?{node.id}",))  # a tensor on some paths only: not known
             if node.id in self.env:
                 return self.env[node.id]
@@ -321,6 +324,32 @@ class ScopeContext:
                              ast.SetComp, ast.GeneratorExp, ast.Lambda, ast.JoinedStr)):
             return ("object", ()) if not isinstance(node, ast.JoinedStr) else ("primitive", ())
         return ("unknown", ())
+
+    def _dominating_value(self, use: ast.Name) -> ast.expr | None:
+        """For a name bound to a tensor on some paths and a Python value on others: the value of the
+        ``name = value`` that every path to this read runs last (an earlier statement of a block
+        holding the read, with no other binding of the name between them). ``x = tf.cast(x,
+        tf.complex64)`` then ``x = np.pad(x, ...)``: the second line reads a tensor (heldout44: NumPy's
+        pad on a symbolic tensor, which raises while tracing, was only guessed)."""
+        line = getattr(use, "lineno", 0)
+        before = [a for a in self.scope.nodes(ast.Assign)
+                  if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == use.id
+                  and (a.end_lineno or a.lineno) < line]
+        if not before:
+            return None
+        last = max(before, key=lambda a: a.lineno)
+        if any(n.id == use.id and not isinstance(n.ctx, ast.Load) and last.lineno < n.lineno < line
+               for n in self.scope.nodes(ast.Name)):
+            return None  # bound again in between (a branch, a loop target)
+        holder = self.parent(last)
+        block = next((b for b in _blocks(holder if holder is not None else self.scope.node) if last in b), None)
+        if block is None:
+            return None
+        later = block[block.index(last) + 1:]
+        node: ast.AST | None = use
+        while node is not None and not any(node is stmt for stmt in later):
+            node = self.parent(node)
+        return last.value if node is not None else None
 
     def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
         maker = call.func.func if isinstance(call.func, ast.Call) else None
@@ -671,3 +700,12 @@ def _top_level_functions(root: Scope) -> list[Scope]:
     top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
     return [scope for scope in root.children
             if id(scope.node) in top and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    """The statement lists a node holds (a body, an else, a finally, each handler's body)."""
+    out = [getattr(node, field) for field in ("body", "orelse", "finalbody")
+           if isinstance(getattr(node, field, None), list)]
+    out += [h.body for h in getattr(node, "handlers", [])]
+    out += [c.body for c in getattr(node, "cases", [])]
+    return out

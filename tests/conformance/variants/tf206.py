@@ -20,6 +20,21 @@ VARIANTS = [
         def main():
             return compute_matching(tf.constant([[1.0, 2.0], [2.0, 0.5]]))
         """, tf="same", real=True),
+    V("numpy-on-a-name-just-rebound-to-an-op", """
+        import numpy as np
+        import tensorflow as tf
+
+        @tf.function(input_signature=[tf.TensorSpec(shape=(8,), dtype=tf.float32)])
+        def spectrum(x):
+            x = tf.cast(x, tf.complex64)
+            x = np.pad(x, [[4, 4]], mode="constant")
+            return tf.abs(tf.signal.fft(x))
+
+        def main():
+            return spectrum(tf.ones(8))
+        """, tf="raises", real=True,
+      note="x is bound to a tensor and, on the next line, to an array; np.pad reads the tensor the cast "
+           "just made, on every path (heldout44: a chroma layer's constant-Q transform)"),
     V("numpy-method-in-metric", """
         import tensorflow as tf
 
