@@ -981,11 +981,13 @@ def _dispatch_calls(ctx: ScopeContext) -> list[str]:
 def _trains_inline(ctx: ScopeContext) -> bool:
     """A loop (over anything, ``range(n)`` too) whose body computes gradients and applies them: a
     training step written inline. The function holding it drives training; it is not a step."""
-    for loop in ctx.scope.nodes(ast.For, ast.While):
-        body = _body_calls(ctx, loop)
-        if any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body):
-            return True
-    return False
+    return any(trains_in_body(ctx, loop) for loop in ctx.scope.nodes(ast.For, ast.While))
+
+
+def trains_in_body(ctx: ScopeContext, loop: ast.For | ast.While) -> bool:
+    """The loop's body (nested loops included) computes gradients and applies them itself."""
+    body = _body_calls(ctx, loop)
+    return any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body)
 
 
 def _trains_handed(ctx: ScopeContext, handed: set[str]) -> bool:

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
+
+from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.module import trains_in_body
+from tfadvisor.analysis.scopes import walk
+from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
 
@@ -25,7 +32,9 @@ loop over a Python iterable into one trace of the batches there were, and the pr
 move it into `train_step(x, y)` that returns the loss as a tensor, decorate that, and keep the loop
 (and its logging) in Python. Said on the driver itself, whatever its verdict: `fix-first` when the
 program calls it in a loop (per epoch), `leave-eager` when it runs once (the step to extract noted).
-A loop that calls a step function of its own is not inline: the step gets its own verdict.
+The same loop at a script's or notebook's top level gets the note at the loop (the innermost one
+that holds the whole step). A loop that calls a step function of its own is not inline: the step
+gets its own verdict.
 """
     bad = (
         """\
@@ -63,6 +72,21 @@ def train_epoch(batches):  # TF508
 data = tf.data.Dataset.from_tensor_slices((tf.random.normal([512, 3]), tf.random.normal([512, 1]))).batch(32)
 for epoch in range(20):
     print(epoch, float(train_epoch(data)))
+""",
+        """\
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+optimizer = tf.keras.optimizers.Adam()
+data = tf.data.Dataset.from_tensor_slices((tf.random.normal([256, 4]), tf.random.normal([256, 1]))).batch(32)
+
+for epoch in range(10):
+    for x, y in data:  # TF508
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    print(epoch, float(loss))
 """,
     )
     good = (
@@ -105,3 +129,11 @@ def train(dataset, epochs):
 train(tf.data.Dataset.from_tensor_slices((x_train / 255.0, y_train)).batch(64), 5)
 """,
     )
+
+    def check_module(self, ctx: ScopeContext) -> Iterator[Hit]:
+        """A top-level loop of a script or notebook whose body is the whole step: the innermost one."""
+        loops = [loop for loop in ctx.scope.nodes(ast.For, ast.While) if trains_in_body(ctx, loop)]
+        for loop in loops:
+            if not any(inner is not loop and any(inner is n for n in walk(loop)) for inner in loops):
+                yield self.hit(loop, "this loop computes and applies gradients inline, eagerly, on every batch: "
+                                     "move its body into a step function and decorate that; the loop stays Python")
