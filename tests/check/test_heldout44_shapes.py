@@ -84,6 +84,9 @@ SPECTRUM = """\
             return tf.map_fn(self.chroma, audio)
 """
 CAST_THEN_PAD = "x = tf.cast(x, tf.complex64)\n            x = np.pad(x, [[8, 8]], mode='constant')"
+CAST_THEN_PAD_IN_A_LOOP = ("x = tf.cast(x, tf.complex64)\n            for _ in range(2):\n"
+                           "                y = np.pad(x, [[8, 8]], mode='constant')\n"
+                           "                x = np.zeros(16, np.complex64)\n            x = y")
 EITHER_THEN_PAD = ("if bins > 12:\n                x = tf.cast(x, tf.complex64)\n            else:\n"
                    "                x = np.zeros(16, np.complex64)\n            x = np.pad(x, [[8, 8]], mode='constant')")
 
@@ -105,3 +108,9 @@ def test_a_name_bound_differently_on_two_paths_stays_a_guess(tmp_path: Path) -> 
     """Control: a tensor on one branch, an array on the other: which one the read gets is not
     known, so the finding stays speculative."""
     assert _numpy_on_tensors(tmp_path, EITHER_THEN_PAD) == ["info"]
+
+
+def test_a_name_rebound_later_in_a_loop_around_the_read_stays_a_guess(tmp_path: Path) -> None:
+    """Control: the cast comes first, but a loop around the read binds the name to an array again,
+    so the read's second pass gets that array: still a guess."""
+    assert _numpy_on_tensors(tmp_path, CAST_THEN_PAD_IN_A_LOOP) == ["info"]

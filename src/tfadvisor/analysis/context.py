@@ -347,9 +347,14 @@ class ScopeContext:
             return None
         later = block[block.index(last) + 1:]
         node: ast.AST | None = use
-        while node is not None and not any(node is stmt for stmt in later):
+        while node is not None:
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(
+                    isinstance(n, ast.Name) and n.id == use.id and not isinstance(n.ctx, ast.Load) for n in walk(node)):
+                return None  # rebound later in a loop around the read: the next pass reads that
+            if any(node is stmt for stmt in later):
+                return last.value
             node = self.parent(node)
-        return last.value if node is not None else None
+        return None
 
     def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
         maker = call.func.func if isinstance(call.func, ast.Call) else None
