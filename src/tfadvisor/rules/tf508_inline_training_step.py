@@ -25,8 +25,8 @@ class InlineTrainingStep(Rule):
     why = """\
 A training loop whose body is the whole step (`with tf.GradientTape() as tape: ...`,
 `tape.gradient`, `optimizer.apply_gradients`) runs every op of every batch eagerly, one Python
-dispatch each: on small and medium models that overhead is most of the time, and a graph of the
-step removes it. The function holding the loop cannot be decorated as it is: AutoGraph would turn a
+dispatch each: on small and medium models that overhead is often most of the time, and a graph
+of the step removes it (`tfadvisor run` measures how much, on the program's own batches). The function holding the loop cannot be decorated as it is: AutoGraph would turn a
 loop over a Python iterable into one trace of the batches there were, and the printing, logging and
 `.numpy()` reads a driver does each batch belong outside a graph. The unit to decorate is the body:
 move it into `train_step(x, y)` that returns the loss as a tensor, decorate that, and keep the loop
