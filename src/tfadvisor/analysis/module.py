@@ -984,7 +984,7 @@ def _trains_inline(ctx: ScopeContext) -> bool:
     return any(trains_in_body(ctx, loop) for loop in ctx.scope.nodes(ast.For, ast.While))
 
 
-def trains_in_body(ctx: ScopeContext, loop: ast.For | ast.While) -> bool:
+def trains_in_body(ctx: ScopeContext, loop: ast.AST) -> bool:
     """The loop's body (nested loops included) computes gradients and applies them itself."""
     body = _body_calls(ctx, loop)
     return any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body)
