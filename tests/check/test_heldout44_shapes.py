@@ -114,3 +114,32 @@ def test_a_name_rebound_later_in_a_loop_around_the_read_stays_a_guess(tmp_path: 
     """Control: the cast comes first, but a loop around the read binds the name to an array again,
     so the read's second pass gets that array: still a guess."""
     assert _numpy_on_tensors(tmp_path, CAST_THEN_PAD_IN_A_LOOP) == ["info"]
+
+
+SIGNED = """\
+    import numpy as np
+    import tensorflow as tf
+
+
+    @tf.function(SIGNATURE)
+    def level(clip):
+        return tf.reduce_sum(np.abs(clip))
+"""
+
+
+def _verdict_of_level(tmp_path: Path, signature: str) -> tuple[str, str]:
+    fn = next(f for f in check(tmp_path, {"level.py": SIGNED.replace("SIGNATURE", signature)}).functions)
+    return fn.verdict.value, fn.confidence
+
+
+def test_an_input_signature_makes_its_parameters_tensors(tmp_path: Path) -> None:
+    """``input_signature=[tf.TensorSpec(...)]``: TensorFlow hands ``clip`` in as a tensor whatever
+    the callers pass, so NumPy on it raises while tracing: fix-first, known, not guessed (heldout44:
+    a decorated chroma function's ``x`` was taken for a tensor only from its name)."""
+    assert _verdict_of_level(tmp_path, "input_signature=[tf.TensorSpec([None], tf.float32)]") == ("fix-first", "certain")
+
+
+def test_without_a_signature_or_a_caller_the_parameter_is_not_known(tmp_path: Path) -> None:
+    """Control: no signature and no call site: what ``clip`` is stays unknown, and so does the
+    hazard: the decorator is kept as written."""
+    assert _verdict_of_level(tmp_path, "reduce_retracing=True")[0] == "keep"

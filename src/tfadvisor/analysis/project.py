@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import TypeVar
 
 from tfadvisor.analysis import escape, graph_context, testcode, tfapi, values
-from tfadvisor.analysis.summary import CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
+from tfadvisor.analysis.summary import SIGNED, CallSite, ClassSummary, FunctionSummary, Hit, Kind, ModuleSummary
 from tfadvisor.analysis.testcode import is_test_path
 
 T = TypeVar("T")
@@ -1080,7 +1080,7 @@ class Project:
     def _infer_params(self) -> None:
         for linked in self.functions.values():
             for p in linked.fn.params:
-                strength = 3 if p.evidence.startswith("annotated") else (1 if p.kind != "unknown" else 0)
+                strength = 3 if p.evidence.startswith(("annotated", SIGNED)) else (1 if p.kind != "unknown" else 0)
                 linked.params[p.name] = ParamFacts(kind=p.kind, evidence=p.evidence, strength=strength)
             if (linked.graph_reason or "").startswith(HANDED_TO_A_TRACER):
                 _traced_with_tensors(linked)

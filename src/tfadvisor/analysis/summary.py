@@ -64,6 +64,11 @@ class Hit:
     setters: tuple[str, ...] = ()
 
 
+# A parameter's evidence when a tf.function's input_signature covers it: TensorFlow converts what
+# callers pass to a tensor (or refuses the call), so no call site changes its kind.
+SIGNED = "its input_signature"
+
+
 @pickled_by_position
 @dataclass(slots=True)
 class Param:
