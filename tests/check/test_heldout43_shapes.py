@@ -194,51 +194,6 @@ def test_a_helper_fixed_for_its_callers_graph_is_not_called_a_tf_function(tmp_pa
     assert notes and not any(n.startswith("a tf.function") for n in notes)
 
 
-WHOLE_SET = """\
-    import tensorflow as tf
-    from tqdm import tqdm
-
-    (x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()
-    train_ds = tf.data.Dataset.from_tensor_slices((x_train, y_train)).batch(64)
-    test_ds = tf.data.Dataset.from_tensor_slices((x_test, y_test)).batch(TEST_BATCH)
-    model = tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(10)])
-    loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    optimizer = tf.keras.optimizers.Adam()
-
-
-    def step_train(images, labels):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(labels, model(images, training=True))
-        optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
-        return loss
-
-
-    def step_test(images, labels):
-        return loss_fn(labels, model(images, training=False))
-
-
-    for images, labels in train_ds:
-        step_train(images, labels)
-    progress = tqdm(iter(test_ds), total=len(test_ds))
-    for images, labels in progress:
-        step_test(images, labels)
-"""
-
-
-def test_a_loop_over_a_test_set_batched_whole_runs_once(tmp_path: Path) -> None:
-    """``test_ds = ....batch(60000)`` of MNIST's 10,000 test images, iterated through a progress
-    bar: one batch, so the evaluation step runs once (heldout43: told decorate, judged leave-eager)."""
-    found = verdicts(tmp_path, {"nb.py": WHOLE_SET.replace("TEST_BATCH", "60000")})
-    assert found["step_test"] is Verdict.LEAVE_EAGER
-    assert found["step_train"] is Verdict.DECORATE
-
-
-def test_a_test_set_in_ordinary_batches_is_still_a_loop_over_batches(tmp_path: Path) -> None:
-    """Control: ``.batch(128)`` gives 79 batches of the test set: the step is hot."""
-    found = verdicts(tmp_path, {"nb.py": WHOLE_SET.replace("TEST_BATCH", "128")})
-    assert found["step_test"] is Verdict.DECORATE
-
-
 TEN_EPOCHS = """\
     import tensorflow as tf
 

@@ -143,3 +143,109 @@ def test_without_a_signature_or_a_caller_the_parameter_is_not_known(tmp_path: Pa
     """Control: no signature and no call site: what ``clip`` is stays unknown, and so does the
     hazard: the decorator is kept as written."""
     assert _verdict_of_level(tmp_path, "reduce_retracing=True")[0] == "keep"
+
+
+# Shapes a review of the changes above found (each wrong, or unbearably slow, before the mend).
+
+def _tf206_severities(tmp_path: Path, code: str) -> list[str]:
+    report = check(tmp_path, {"f.py": code})
+    return [f.severity.value for f in report.findings if f.rule == "TF206"]
+
+
+def test_a_comprehension_name_shadows_the_dominating_binding(tmp_path: Path) -> None:
+    """``[np.sqrt(x) for x in (1.0, 2.0)]`` after ``x = tf.constant(...)``: the comprehension's own
+    ``x`` is a Python float, so NumPy on it is fine: never an error."""
+    code = """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        @tf.function
+        def f(t):
+            x = np.ones(3, np.float32)
+            x = tf.constant(x) * t
+            scales = [np.sqrt(x) for x in (1.0, 2.0, 4.0)]
+            return [x * s for s in scales]
+        """
+    assert "error" not in _tf206_severities(tmp_path, code)
+
+
+def test_the_last_of_two_bindings_on_one_line_decides(tmp_path: Path) -> None:
+    """``x = tf.constant(1.0) * t; x = np.ones(3)``: the read after the line gets the array."""
+    code = """\
+        import numpy as np
+        import tensorflow as tf
+
+
+        @tf.function
+        def f(t):
+            x = tf.constant(1.0) * t; x = np.ones(3, np.float32)
+            return tf.constant(np.sqrt(x)) * t
+        """
+    assert "error" not in _tf206_severities(tmp_path, code)
+
+
+def test_a_long_chain_of_rebindings_is_read_in_linear_time(tmp_path: Path) -> None:
+    """Forty ``x = x + 0.044715 * x * x * x`` lines after ``x`` was an array and then a tensor: each
+    binding's kind is worked out once (a review found the first version recursing through every
+    read: over five minutes for twelve lines), and the NumPy call at the end is still judged."""
+    lines = "\n".join("            x = x + 0.044715 * x * x * x" for _ in range(40))
+    code = f"""\
+        import numpy as np
+        import tensorflow as tf
+
+
+        @tf.function
+        def polish(x):
+            x = np.asarray(x, dtype=np.float32)
+            x = tf.convert_to_tensor(x)
+{lines}
+            return np.pad(x, 1)
+        """
+    report = check(tmp_path, {"f.py": code})
+    assert [f.line for f in report.findings if f.rule == "TF206" and "pad" in f.message] == [49]
+
+
+def test_a_layer_called_on_a_built_models_output_is_traced(tmp_path: Path) -> None:
+    """``gate = Gate(); keras.Model(base.input, gate(base.output))``: a functional model with no
+    ``Input`` written; the layer's call is traced under fit, so its tensor ``if`` is found (TF304)."""
+    code = """\
+        import tensorflow as tf
+
+
+        class Gate(tf.keras.layers.Layer):
+            def build(self, shape):
+                self.w = self.add_weight(shape=(shape[-1],), initializer="ones")
+
+            def call(self, x):
+                if tf.reduce_sum(x) > 0:
+                    return x * self.w
+                return x
+
+
+        base = tf.keras.applications.MobileNetV2(include_top=False, input_shape=(96, 96, 3), weights=None)
+        gate = Gate()
+        model = tf.keras.Model(base.input, gate(base.output))
+        model.compile("adam", "mse")
+        model.fit(tf.random.normal([8, 96, 96, 3]), tf.random.normal([8, 3, 3, 1280]), epochs=1)
+        """
+    report = check(tmp_path, {"gate.py": code})
+    assert [f.rule for f in report.findings if f.rule == "TF304"] == ["TF304"]
+
+
+def test_a_tuple_of_specs_is_a_python_tuple_not_a_tensor(tmp_path: Path) -> None:
+    """``input_signature=[(TensorSpec(...), TensorSpec(...))]``: ``parts`` is a tuple of tensors,
+    which a comprehension may iterate; only a plain ``TensorSpec`` makes the parameter a tensor."""
+    code = """\
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[(tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None, 4], tf.float32))])
+        def total(parts):
+            return tf.add_n([tf.reduce_sum(p) for p in parts])
+
+
+        total((tf.zeros([2, 4]), tf.zeros([2, 4])))
+        """
+    report = check(tmp_path, {"total.py": code})
+    assert not [f for f in report.findings if f.rule == "TF305" and f.severity.value != "info"]

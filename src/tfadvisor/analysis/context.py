@@ -53,6 +53,8 @@ class ScopeContext:
         # then, when that is None, ``dim = tf.shape(x)[-1]``): the analysis is not flow sensitive,
         # so whether such a name is a tensor where it is read is not known (set after inference).
         self.mixed: frozenset[str] = frozenset()
+        self._chain_depth = 0  # how many dominating bindings deep the kind being worked out is
+        self._dominating_memo: dict[int, tuple[Kind, tuple[str, ...]]] = {}  # id(binding) -> its value's kind
         self.read_back = self._read_back()
         self._infer()
         self._record_bindings()
@@ -270,9 +272,9 @@ class ScopeContext:
             if node.id in self.read_back and getattr(node, "lineno", 0) > self.read_back[node.id]:
                 return ("object", ())  # a NumPy array from here on
             if node.id in self.mixed:
-                bound = self._dominating_value(node)
-                if bound is not None:
-                    return self.kind_deps(bound)  # ``x = tf.cast(x, ...)`` just before, on every path
+                dominating = self._dominating_kind(node)
+                if dominating is not None:
+                    return dominating  # ``x = tf.cast(x, ...)`` just before, on every path
                 return ("tensor", (f"?{node.id}",))  # a tensor on some paths only: not known
             if node.id in self.env:
                 return self.env[node.id]
@@ -325,22 +327,39 @@ class ScopeContext:
             return ("object", ()) if not isinstance(node, ast.JoinedStr) else ("primitive", ())
         return ("unknown", ())
 
-    def _dominating_value(self, use: ast.Name) -> ast.expr | None:
-        """For a name bound to a tensor on some paths and a Python value on others: the value of the
+    def _dominating_kind(self, use: ast.Name) -> tuple[Kind, tuple[str, ...]] | None:
+        """For a name bound to a tensor on some paths and a Python value on others: the kind of the
         ``name = value`` that every path to this read runs last (an earlier statement of a block
-        holding the read, with no other binding of the name between them). ``x = tf.cast(x,
+        holding the read, with nothing binding the name between them). ``x = tf.cast(x,
         tf.complex64)`` then ``x = np.pad(x, ...)``: the second line reads a tensor (heldout44: NumPy's
-        pad on a symbolic tensor, which raises while tracing, was only guessed)."""
+        pad on a symbolic tensor, which raises while tracing, was only guessed). Each binding's kind is
+        worked out once, and a chain of such bindings is followed a few links deep at most."""
+        last = self._dominating_binding(use)
+        if last is None:
+            return None
+        memo = self._dominating_memo
+        if id(last) not in memo:
+            if self._chain_depth >= _MAX_CHAIN:
+                return None  # ``x = x * 2 + 1`` four hundred times: a guess, not a deep recursion
+            self._chain_depth += 1
+            try:
+                memo[id(last)] = self.kind_deps(last.value)
+            finally:
+                self._chain_depth -= 1
+        return memo[id(last)]
+
+    def _dominating_binding(self, use: ast.Name) -> ast.Assign | None:
         line = getattr(use, "lineno", 0)
         before = [a for a in self.scope.nodes(ast.Assign)
                   if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == use.id
                   and (a.end_lineno or a.lineno) < line]
         if not before:
             return None
-        last = max(before, key=lambda a: a.lineno)
-        if any(n.id == use.id and not isinstance(n.ctx, ast.Load) and last.lineno < n.lineno < line
-               for n in self.scope.nodes(ast.Name)):
-            return None  # bound again in between (a branch, a loop target)
+        last = max(before, key=lambda a: (a.lineno, a.col_offset))  # ``x = ...; x = ...``: the second
+        statement = self._statement_of(use)
+        own = {id(t) for t in getattr(statement, "targets", [])} | {id(getattr(statement, "target", None))}
+        if any(last.lineno < line_ <= line and id(binder) not in own for binder, line_ in self._binders(use.id)):
+            return None  # bound again in between, or beside the read (a branch, a loop target, ``;``)
         holder = self.parent(last)
         block = next((b for b in _blocks(holder if holder is not None else self.scope.node) if last in b), None)
         if block is None:
@@ -349,12 +368,40 @@ class ScopeContext:
         node: ast.AST | None = use
         while node is not None:
             if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and any(
-                    isinstance(n, ast.Name) and n.id == use.id and not isinstance(n.ctx, ast.Load) for n in walk(node)):
+                    binder_line for binder, binder_line in self._binders(use.id)
+                    if any(binder is n for n in walk(node))):
                 return None  # rebound later in a loop around the read: the next pass reads that
+            if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)):
+                return None  # a comprehension's or lambda's own name may shadow it
             if any(node is stmt for stmt in later):
-                return last.value
+                return last
             node = self.parent(node)
         return None
+
+    def _statement_of(self, node: ast.AST) -> ast.AST | None:
+        while node is not None and not isinstance(node, ast.stmt):
+            node = self.parent(node)  # type: ignore[assignment]
+        return node
+
+    def _binders(self, name: str) -> list[tuple[ast.AST, int]]:
+        """Every node of this scope that binds ``name``, with its line: stores, ``except ... as``,
+        ``match`` captures, imports, nested ``def``/``class``."""
+        def build() -> dict[str, list[tuple[ast.AST, int]]]:
+            out: dict[str, list[tuple[ast.AST, int]]] = {}
+            for store in self.scope.nodes(ast.Name):
+                if not isinstance(store.ctx, ast.Load):
+                    out.setdefault(store.id, []).append((store, store.lineno))
+            for kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
+                         ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                for node in self.scope.nodes(kind):
+                    bound = getattr(node, "rest" if isinstance(node, ast.MatchMapping) else "name", None)
+                    if isinstance(bound, str):
+                        out.setdefault(bound, []).append((node, getattr(node, "lineno", 0)))
+            for node in self.scope.nodes(ast.Import, ast.ImportFrom):
+                for alias in node.names:  # type: ignore[attr-defined]
+                    out.setdefault((alias.asname or alias.name).split(".")[0], []).append((node, getattr(node, "lineno", 0)))
+            return out
+        return self.scope.cached("binders", build).get(name, [])
 
     def _call_kind(self, call: ast.Call) -> tuple[Kind, tuple[str, ...]]:
         maker = call.func.func if isinstance(call.func, ast.Call) else None
@@ -705,6 +752,9 @@ def _top_level_functions(root: Scope) -> list[Scope]:
     top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
     return [scope for scope in root.children
             if id(scope.node) in top and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+_MAX_CHAIN = 8  # dominating bindings followed through one another, at most
 
 
 def _blocks(node: ast.AST) -> list[list[ast.stmt]]:

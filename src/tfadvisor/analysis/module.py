@@ -241,6 +241,14 @@ def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
 _KERAS_INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
 
 
+def _builds_functional(call: ast.Call, imports: ImportMap) -> bool:
+    """``keras.Model(base.input, head(base.output))`` or ``Model(inputs=..., outputs=...)``: a
+    functional model, whose layers are called on symbolic tensors with no ``Input`` written."""
+    keywords = {k.arg for k in call.keywords}
+    return {"inputs", "outputs"} <= keywords or (
+        imports.resolve(call.func) in ("keras.Model", "keras.models.Model") and bool(call.args or keywords & {"inputs", "outputs"}))
+
+
 def _eager_only_layers(root: Scope, classes: list[ClassSummary], imports: ImportMap) -> set[str]:
     """Keras layer classes of this module that it only makes as ``name = Cls(...)`` and only ever
     calls through that name (``name(x)``, ``name.call(x)``), in a module that makes no symbolic
@@ -251,8 +259,8 @@ def _eager_only_layers(root: Scope, classes: list[ClassSummary], imports: Import
     if not layers:
         return set()
     calls = every_node(root, ast.Call)
-    if any(imports.resolve(c.func) in _KERAS_INPUTS for c in calls):
-        return set()  # a functional model may call the name on a symbolic input
+    if any(imports.resolve(c.func) in _KERAS_INPUTS or _builds_functional(c, imports) for c in calls):
+        return set()  # a functional model may call the name on a symbolic tensor (``base.output``)
     called = {id(c.func) for c in calls} | {
         id(c.func.value) for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "call"}
     made: dict[str, set[str]] = defaultdict(set)  # name -> the layer classes bound to it
@@ -554,8 +562,11 @@ def _signed_tensors(params: list[Param], node: ast.FunctionDef | ast.AsyncFuncti
     if not isinstance(specs, (ast.List, ast.Tuple)) or any(isinstance(e, ast.Starred) for e in specs.elts):
         return
     positional = {a.arg for a in [*node.args.posonlyargs, *node.args.args]}
-    for param in [p for p in params if p.name in positional and not p.variadic][:len(specs.elts)]:
-        param.kind, param.evidence = "tensor", SIGNED
+    covered = [p for p in params if p.name in positional and not p.variadic]
+    for param, spec in zip(covered, specs.elts, strict=False):
+        # a plain ``TensorSpec`` (or ragged, sparse): a tuple of specs is a Python tuple of tensors
+        if isinstance(spec, ast.Call) and ast.unparse(spec.func).endswith(("TensorSpec", "RaggedTensorSpec")):
+            param.kind, param.evidence = "tensor", SIGNED
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
@@ -1838,18 +1849,16 @@ def _written_iterations(loop: ast.AST) -> int | None:
 
 def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None, _depth: int = 0) -> int | None:
     """How many items ``it`` yields, when the code says it with literals; with ``ctx``, also
-    through a name the scope binds once to a literal list or tuple (``picks = [3, 14, 15]``), to
-    ``range`` of literals (``epochs = range(10)``) or to a dataset (``tqdm(test_ds)``) batched whole."""
+    through a name the scope binds once to a literal list or tuple (``picks = [3, 14, 15]``) or to
+    ``range`` of literals (``epochs = range(10)``), and through a progress bar (``tqdm(epochs)``)."""
     if isinstance(it, ast.Name) and ctx is not None and _depth < 3:
         it = _literal_binding(ctx, it.id)
     if isinstance(it, (ast.List, ast.Tuple)):
         return len(it.elts)
     if not isinstance(it, ast.Call) or not it.args:
         return None
-    if ctx is not None and (ctx.call_name(it) == "iter" or values.passes_through(ctx.call_name(it))):
-        return _written_length(it.args[0], ctx, _depth + 1)  # ``tqdm(iter(test_ds))`` iterates its argument
-    if _batched_whole(it):
-        return 1
+    if ctx is not None and len(it.args) == 1 and (ctx.call_name(it) == "iter" or values.passes_through(ctx.call_name(it))):
+        return _written_length(it.args[0], ctx, _depth + 1)  # ``tqdm(iter(epochs))`` iterates its argument
     if isinstance(it.func, ast.Name) and it.func.id in ("zip", "enumerate"):
         # ``zip(test_x.take(1), test_y.take(1))``: as many as the shortest it says
         args = it.args[:1] if it.func.id == "enumerate" else it.args
@@ -1863,23 +1872,6 @@ def _written_length(it: ast.AST | None, ctx: ScopeContext | None = None, _depth:
     if isinstance(it.func, ast.Attribute) and it.func.attr == "take":
         return numbers[0]
     return None
-
-
-# A batch this large holds a whole evaluation set (MNIST's and CIFAR's test sets are 10,000
-# examples): a loop over such a dataset runs once (heldout43: ``.batch(60000)`` of MNIST's test set,
-# its step told decorate, judged called once).
-WHOLE_SET_BATCH = 10_000
-
-
-def _batched_whole(call: ast.Call) -> bool:
-    """``from_tensor_slices((x, y)).batch(60000)``: a dataset cut into batches of at least
-    ``WHOLE_SET_BATCH``, written as a literal, with nothing repeating it after (``.repeat()``)."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "batch" and call.args):
-        return False
-    size = call.args[0]
-    return (isinstance(size, ast.Constant) and type(size.value) is int and size.value >= WHOLE_SET_BATCH
-            and not any(isinstance(n, ast.Attribute) and n.attr == "repeat" for n in walk(func.value)))
 
 
 def _literal_binding(ctx: ScopeContext, name: str) -> ast.List | ast.Tuple | ast.Call | None:
