@@ -493,7 +493,7 @@ def _entry_point(case: Case) -> Decision | None:
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
             ("called now and then (per epoch, or under `if step % n == 0`), not per batch" if rare else
              f"called {max(few)} times (as its loop says)" if few and max(few) > 1 else
-             "called once (its loop runs once: a single item, or a dataset in one batch)" if few else
+             "called once (its loop runs once, as the code says)" if few else
              "called once (no call site in a loop)") + ": tracing would cost more than it saves; " + MEASURE])
     unknown: list[str] = []
     fresh: list[str] = []
