@@ -49,20 +49,25 @@ def test_claims_count_in_a_repository_with_no_judged_verdict(tmp_path, capsys):
     assert "error/warning findings right: 100% (1/1" in capsys.readouterr().out
 
 
-def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tmp_path, capsys):
-    """A case whose judge also accepts leave-eager counts in recall, not among the insisted ones."""
+def _recall_read(tmp_path, capsys, functions: list[dict], cases: list[dict]) -> str:
+    """What blind.py prints for one repository's functions and recall cases."""
     import json
 
     reports, judged = tmp_path / "reports", tmp_path / "judged"
     reports.mkdir()
     judged.mkdir()
-    functions = [{"id": "train.py::step", "verdict": "decorate"}, {"id": "train.py::loss", "verdict": "leave-eager"}]
     (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
-    cases = [{"key": "repo:train.py::step", "acceptable": ["decorate"]},
-             {"key": "repo:train.py::loss", "acceptable": ["decorate", "leave-eager"]}]
     (judged / "j-recall.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
     assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
-    out = capsys.readouterr().out
+    return capsys.readouterr().out
+
+
+def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tmp_path, capsys):
+    """A case whose judge also accepts leave-eager counts in recall, not among the insisted ones."""
+    functions = [{"id": "train.py::step", "verdict": "decorate"}, {"id": "train.py::loss", "verdict": "leave-eager"}]
+    cases = [{"key": "repo:train.py::step", "acceptable": ["decorate"]},
+             {"key": "repo:train.py::loss", "acceptable": ["decorate", "leave-eager"]}]
+    out = _recall_read(tmp_path, capsys, functions, cases)
     assert "recall, a verdict of the right kind: 50% (1/2" in out
     assert "insists on a change (no status quo acceptable): 100% (1/1" in out
 
@@ -70,19 +75,11 @@ def test_recall_is_also_read_on_the_cases_where_the_judge_insists_on_a_change(tm
 def test_a_note_saying_the_change_is_read_beside_the_bars_recall_not_in_it(tmp_path, capsys):
     """A driver left eager with TF508's note (move the inline step into a decorated function) where
     the judge's first choice is fix-first: counted on the notes' line only, not in the bar's figure."""
-    import json
-
-    reports, judged = tmp_path / "reports", tmp_path / "judged"
-    reports.mkdir()
-    judged.mkdir()
     functions = [{"id": "train.py::train", "verdict": "leave-eager", "reasons": ["TF508"]},
                  {"id": "train.py::fit", "verdict": "leave-eager", "reasons": ["TF508"]}]
-    (reports / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
     cases = [{"key": "repo:train.py::train", "acceptable": ["fix-first", "leave-eager"]},
              {"key": "repo:train.py::fit", "acceptable": ["decorate", "leave-eager"]}]
-    (judged / "j-recall.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
-    assert blind.main(["--reports", str(reports), "--judgments", str(judged)]) == 0
-    out = capsys.readouterr().out
+    out = _recall_read(tmp_path, capsys, functions, cases)
     assert "recall, right kind or a finding in the function: 0% (0/2" in out
     assert "a note saying the change (TF507/TF508; not the bar's figure): 50% (1/2" in out
 

@@ -238,9 +238,6 @@ def _made_from(scope: Scope, receiver: ast.expr, line: int) -> str | None:
     return made
 
 
-_KERAS_INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
-
-
 def _builds_functional(call: ast.Call, imports: ImportMap) -> bool:
     """``keras.Model(base.input, head(base.output))`` or ``Model(inputs=..., outputs=...)``: a
     functional model, whose layers are called on symbolic tensors with no ``Input`` written."""
@@ -259,7 +256,7 @@ def _eager_only_layers(root: Scope, classes: list[ClassSummary], imports: Import
     if not layers:
         return set()
     calls = every_node(root, ast.Call)
-    if any(imports.resolve(c.func) in _KERAS_INPUTS or _builds_functional(c, imports) for c in calls):
+    if any(imports.resolve(c.func) in tfapi.KERAS_INPUTS or _builds_functional(c, imports) for c in calls):
         return set()  # a functional model may call the name on a symbolic tensor (``base.output``)
     called = {id(c.func) for c in calls} | {
         id(c.func.value) for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "call"}

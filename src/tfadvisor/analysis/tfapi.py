@@ -216,3 +216,6 @@ def annotation_kind(annotation: str | None) -> str | None:
     if last.endswith(TENSOR_ANNOTATION_SUFFIXES):
         return "tensor"
     return None
+
+# What makes a symbolic Keras input: a functional model's layers are called on what these return.
+KERAS_INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})

@@ -310,9 +310,6 @@ def _ready_attributes(ctx: ScopeContext, cls: ast.ClassDef) -> frozenset[str]:
     return frozenset(ready)
 
 
-_INPUTS = ("keras.Input", "keras.layers.Input", "keras.layers.InputLayer")
-
-
 def _built_when_made(ctx: ScopeContext, call: ast.Call) -> bool:
     """``keras.Sequential([keras.Input((3,)), Dense(4)])`` or ``Dense(4, input_shape=(3,))`` first:
     Keras builds it at once (a functional ``keras.Model(inputs, outputs)`` is built too, and so is
@@ -330,7 +327,7 @@ def _built_when_made(ctx: ScopeContext, call: ast.Call) -> bool:
 
 
 def _an_input(ctx: ScopeContext, node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and ((ctx.resolve(node.func) or "") in _INPUTS or any(
+    return isinstance(node, ast.Call) and ((ctx.resolve(node.func) or "") in tfapi.KERAS_INPUTS or any(
         k.arg in ("input_shape", "input_dim", "batch_input_shape") for k in node.keywords))
 
 
