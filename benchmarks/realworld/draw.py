@@ -368,30 +368,45 @@ def _claims(data: dict, repo: str, skip: tuple[str, ...]) -> list[dict]:
     return sorted(claims, key=lambda c: c["key"])
 
 
+def capped_draws(judges: dict[str, list[str]], folders: list[str], skip: tuple[str, ...], seed: int, cap: int
+                 ) -> tuple[dict[str, tuple[list[str], list[dict], list[str]]], list[set[str]]]:
+    """Each judge's drawn change-asking verdicts, claims and repositories with functions, and each
+    version's own draw of change-asking verdicts (at most ``cap`` per repository)."""
+    per = {}
+    own: list[set[str]] = [set() for _ in folders]
+    for judge, repos in sorted(judges.items()):
+        rng = random.Random(f"{seed}-cap-{judge}")
+        change: list[str] = []
+        claims: list[dict] = []
+        sized: list[str] = []
+        for repo in sorted(repos):
+            data = report(folders[0], repo)
+            if any(not f"{repo}:{fn['id']}".startswith(skip) for fn in data["functions"]):
+                sized.append(repo)  # round A reads only repositories with functions not left out
+            for version, folder in enumerate(folders):
+                # a later version of the tool: its own capped draw, judged with the first's (one
+                # judgment per function serves both; rng of version 0 as with one folder)
+                vrng = rng if version == 0 else random.Random(f"{seed}-cap{version}-{judge}-{repo}")
+                data = report(folder, repo)
+                asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
+                               if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
+                drawn = asked if len(asked) <= cap else vrng.sample(asked, cap)
+                own[version].update(drawn)
+                change += [k for k in drawn if k not in change]
+                found = [c for c in _claims(data, repo, skip) if c["key"] not in {x["key"] for x in claims}]
+                claims += found if len(found) <= cap else vrng.sample(found, cap)
+        per[judge] = (change, claims, sized)
+    return per, own
+
+
 def cmd_sample(args: argparse.Namespace) -> None:
     """Per repository at most --cap change-asking verdicts and claims; at most --total of a kind in all;
     round-A repositories (at most --recall-repos per judge) and --status-quo verdicts per judge from them."""
     judges = json.load(open(args.judges))
     skip = excluded(args.excluded)
     per = {}
-    for judge, repos in sorted(judges.items()):
-        rng = random.Random(f"{args.seed}-cap-{judge}")
-        change, claims, sized = [], [], []
-        for repo in sorted(repos):
-            data = report(args.reports, repo)
-            if any(not f"{repo}:{fn['id']}".startswith(skip) for fn in data["functions"]):
-                sized.append(repo)  # round A reads only repositories with functions not left out
-            for version, folder in enumerate([args.reports, *args.also_reports]):
-                # a later version of the tool: its own capped draw, judged with the first's (one
-                # judgment per function serves both; rng of version 0 as with one folder)
-                vrng = rng if version == 0 else random.Random(f"{args.seed}-cap{version}-{judge}-{repo}")
-                data = report(folder, repo)
-                asked = sorted(f"{repo}:{fn['id']}" for fn in data["functions"]
-                               if fn["verdict"] in CHANGE and not f"{repo}:{fn['id']}".startswith(skip))
-                drawn = asked if len(asked) <= args.cap else vrng.sample(asked, args.cap)
-                change += [k for k in drawn if k not in change]
-                found = [c for c in _claims(data, repo, skip) if c["key"] not in {x["key"] for x in claims}]
-                claims += found if len(found) <= args.cap else vrng.sample(found, args.cap)
+    drawn, _ = capped_draws(judges, [args.reports, *args.also_reports], skip, args.seed, args.cap)
+    for judge, (change, claims, sized) in drawn.items():
         recall_rng = random.Random(f"{args.seed}-recall-{judge}")
         recall = sorted(sized) if len(sized) <= args.recall_repos else sorted(recall_rng.sample(sorted(sized), args.recall_repos))
         per[judge] = (change, claims, recall)
@@ -421,6 +436,29 @@ def cmd_sample(args: argparse.Namespace) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(args.private)), exist_ok=True)
     with open(args.private, "w") as f:
         json.dump(sample, f)
+
+
+def cmd_own(args: argparse.Namespace) -> None:
+    """Change-asking precision on each version's own draw of at most --cap per repository. With
+    several versions the judged union holds up to cap times the versions of one repository, and
+    ``blind.py --cap`` drops only unjudged verdicts: this reads each version as if drawn alone."""
+    split = args.split.rstrip("/")
+    judges = json.load(open(os.path.join(split, "judges.json")))
+    skip = excluded(os.path.join(split, "EXCLUDED.txt"))
+    judged: dict[str, list[str]] = {}
+    for path in sorted(glob.glob(os.path.join(split, "*-judgments.jsonl")) + glob.glob(os.path.join(split, "*-recall.jsonl"))):
+        for line in open(path):
+            record = json.loads(line)
+            judged.setdefault(record["key"], record["acceptable"])
+    _, own = capped_draws(judges, args.reports, skip, args.seed, args.cap)
+    for folder, keys in zip(args.reports, own):
+        verdict = {}
+        for repo in {k.split(":", 1)[0] for k in keys}:
+            verdict.update({f"{repo}:{fn['id']}": fn["verdict"] for fn in report(folder, repo)["functions"]})
+        scored = [k for k in sorted(keys) if k in judged]
+        right = sum(verdict[k] in judged[k] for k in scored)
+        repos = len({k.split(":", 1)[0] for k in scored})
+        print(f"{folder}: change-asking right on its own draw: {right}/{len(scored)} ({repos} repositories)")
 
 
 def cmd_folders(args: argparse.Namespace) -> None:
@@ -517,6 +555,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", required=True, help="folder of the judges' files")
     p.add_argument("--private", required=True, help="where the sample's labels go (never shown to a judge)")
     p.set_defaults(run=cmd_sample)
+    p = sub.add_parser("own", help="change-asking precision on each version's own capped draw (after judging)")
+    p.add_argument("split", help="the split's folder (judges.json, EXCLUDED.txt, the judged records)")
+    p.add_argument("--reports", action="append", required=True, help="each version's reports, in sample's order")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--cap", type=int, default=6)
+    p.set_defaults(run=cmd_own)
     p = sub.add_parser("folders", help="the judges' folders, instructions, round-B script and prompts")
     p.add_argument("split", help="heldoutNN")
     p.add_argument("--judges", required=True)

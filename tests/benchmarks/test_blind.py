@@ -167,6 +167,30 @@ def test_folders_set_up_each_judge_from_the_draw(tmp_path):
     assert (scripts / "roundB43.sh").exists()
 
 
+def test_each_version_is_read_on_its_own_capped_draw(tmp_path, capsys):
+    """draw.py own: two versions asking changes on 10 functions of one repository each drew 2 (the
+    judged union holds up to 4); each is scored on its own 2 only (heldout45, decision 0050)."""
+    import json
+
+    import draw
+
+    split, first, second = tmp_path / "split", tmp_path / "F", tmp_path / "K"
+    for folder in (split, first, second):
+        folder.mkdir()
+    names = [f"f{i}" for i in range(10)]
+    for folder in (first, second):
+        functions = [{"id": f"m.py::{n}", "verdict": "decorate"} for n in names]
+        (folder / "repo.json").write_text(json.dumps({"functions": functions, "findings": []}))
+    (split / "judges.json").write_text(json.dumps({"a": ["repo"]}))
+    (split / "EXCLUDED.txt").write_text("# none\n")
+    (split / "a-judgments.jsonl").write_text("".join(
+        json.dumps({"key": f"repo:m.py::{n}", "acceptable": ["decorate"]}) + "\n" for n in names))
+    draw.main(["own", str(split), "--reports", str(first), "--reports", str(second), "--seed", "3", "--cap", "2"])
+    out = capsys.readouterr().out
+    assert f"{first}: change-asking right on its own draw: 2/2 (1 repositories)" in out
+    assert f"{second}: change-asking right on its own draw: 2/2 (1 repositories)" in out
+
+
 def test_agreement_reads_one_version_against_two_judges(tmp_path, capsys):
     """agreement.py: on the functions both judges judged, the version's change-asking verdicts
     right by each judge, and how often the judges' first choices agree."""
