@@ -106,6 +106,9 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
             made = _dynamic_class(call, scope)
             if made:
                 summary.dynamic_classes.add(made)
+        made_eager = _eager_compiling_class(call, scope)
+        if made_eager:
+            summary.dynamic_classes.add(made_eager)
         if _keras_compile(call):
             if any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
                    for k in call.keywords):
@@ -1500,6 +1503,23 @@ def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
     if (isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
             and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
             and isinstance(scope.node, ast.FunctionDef) and scope.node.name == "__init__" and scope.cls is not None):
+        return scope.cls.qualname
+    return None
+
+
+def _eager_compiling_class(call: ast.Call, scope: Scope) -> str | None:
+    """The class whose own ``compile`` override calls ``super().compile(..., run_eagerly=True)``:
+    every compile of its instances runs ``fit``'s steps and ``call`` as Python (TensorFlow 2.21,
+    tests/check/test_eager_compiling_class.py), whatever its callers pass."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
+        return None
+    if not any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
+               for k in call.keywords):
+        return None
+    node = scope.node
+    if isinstance(node, ast.FunctionDef) and node.name == "compile" and scope.cls is not None:
         return scope.cls.qualname
     return None
 

@@ -1444,11 +1444,14 @@ class Project:
 
     def _made_once(self, fn: FunctionSummary) -> bool:
         """Whether the objects of ``fn``'s class are made once, at module level or in an
-        ``__init__`` that stores them (``self.q = ActionValueModel(...)``), not one per call of a
-        step (``IOU(box_1, box_2).calculate_iou()`` in a loss): then what their ``__init__`` set
-        is the same on every call."""
+        ``__init__`` that stores them (``self.q = ActionValueModel(...)``) or a Keras layer's
+        ``build`` (which Keras runs once, before the first call), not one per call of a step
+        (``IOU(box_1, box_2).calculate_iou()`` in a loss): then what their ``__init__`` set is the
+        same on every call."""
         makers = self._makers.get((fn.module, fn.class_qualname or ""))
-        return bool(makers) and all(maker is None or maker.name == "__init__" for maker in makers)  # type: ignore[union-attr]
+        return bool(makers) and all(
+            maker is None or maker.name == "__init__" or (maker.name == "build" and maker.class_qualname)
+            for maker in makers)
 
     @cached_property
     def _makers(self) -> dict[tuple[str, str], list[FunctionSummary | None]]:

@@ -295,7 +295,8 @@ class ModuleSummary:
     observed_calls: list[tuple[int, str]] = field(default_factory=list)
     graph_compiles: int = 0
     # Keras classes of this module made to run eagerly: ``super().__init__(dynamic=True)`` or
-    # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument)
+    # ``ODEFunc(..., dynamic=True)`` (Keras 2's eager-only layers; Keras 3 rejects the argument),
+    # and a model whose own ``compile`` calls ``super().compile(..., run_eagerly=True)``
     dynamic_classes: set[str] = field(default_factory=set)
     # Keras layer classes of this module that it only ever calls directly (``layer = Chroma();
     # layer(clip)``), never in a model: their ``call`` runs eagerly, fit or no fit

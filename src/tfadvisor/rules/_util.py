@@ -285,11 +285,14 @@ def stores(ctx: ScopeContext, stmts: list[ast.stmt]) -> dict[str, ast.AST]:
 
 
 def last_assignment_before(ctx: ScopeContext, name: str, line: int) -> ast.AST | None:
-    """The value last assigned to ``name`` on a line before ``line`` (``None`` if not found)."""
+    """The value last assigned to ``name`` by a statement ending before ``line`` (``None`` if not
+    found): a statement spanning lines reads its names before it binds them (``x = tf.concat([f(v)
+    for v in\n x])`` iterates the old ``x``; conformance variant comprehension-over-the-list-a-multiline-concat-rebinds)."""
     best: ast.AST | None = None
     best_line = -1
     for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign):
-        if node.lineno >= line or node.lineno < best_line:  # type: ignore[attr-defined]
+        end = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
+        if end >= line or node.lineno < best_line:  # type: ignore[attr-defined]
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
         if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:  # type: ignore[attr-defined]

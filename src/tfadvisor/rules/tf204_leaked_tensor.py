@@ -164,7 +164,8 @@ class SpectralNorm:
                 is_tensor, deps = likely_tensor(ctx, call.args[-1])
                 if is_tensor and _read_elsewhere(ctx, func.value):
                     yield self.hit(call, f"puts a tensor of graph code in `{func.value.id}`, a module-level list "
-                                         f"read elsewhere: using it after the call fails (it is out of scope)",
+                                         f"read elsewhere: after the call it holds the trace's symbolic tensor, not a value "
+                                         f"(computing with it raises; print shows a placeholder)",
                                    depends_on=deps)
 
 

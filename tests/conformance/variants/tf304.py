@@ -390,6 +390,39 @@ VARIANTS = [
         """, tf="raises", real=True,
       note="Keras 3 traces an overridden train_step in fit's tf.function without AutoGraph, as it does "
            "a layer's call (TensorFlow 2.21: OperatorNotAllowedInGraphError)"),
+    V("python-if-in-a-train-step-whose-compile-override-runs-eagerly", """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def compile(self, critic_opt, **kwargs):
+                super().compile(**kwargs, run_eagerly=True)
+                self.critic_opt = critic_opt
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+                    if loss > 1.0:
+                        loss = tf.sqrt(loss)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.critic_opt.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def main():
+            model = Critic()
+            model.compile(tf.keras.optimizers.SGD())
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same", real=True,
+      note="the model's own compile passes run_eagerly=True to Keras's: fit calls the step eagerly, "
+           "whatever its callers' compile says (heldout44's WGAN-GP shape)"),
     V("python-if-in-a-decorated-keras-train-step", """
         import tensorflow as tf
 

@@ -257,4 +257,31 @@ VARIANTS += [
             return model(tf.ones([2, 3]))
         """, tf="same", real=True,
       note="the control: a Python loop over a Python range is unrolled, in a layer's call too"),
+    V("comprehension-over-the-list-a-multiline-concat-rebinds", """
+        import tensorflow as tf
+
+        def negatives(batch, length, mask):
+            picked = []
+            for row in range(batch):
+                top = tf.reduce_sum(mask[row]) - 1
+                picked.append(tf.random.uniform([length], 0, top, dtype=tf.int32) + row * length)
+            picked = tf.concat([
+                tf.expand_dims(p, 0) for p in picked], 0)
+            return picked
+
+        class Sampler(tf.keras.layers.Layer):
+            def call(self, mask):
+                return negatives(mask.shape[0], 6, mask)
+
+        sampler = Sampler()
+
+        @tf.function
+        def step(mask):
+            return sampler(mask)
+
+        def main():
+            return tf.shape(step(tf.ones([2, 6], tf.int32)))
+        """, tf="same", real=True,
+      note="the rebinding statement spans two lines: its comprehension still iterates the old binding, "
+           "a Python list (heldout45's negative sampler in a layer's call)"),
 ]
