@@ -1448,9 +1448,9 @@ class Project:
         ``build`` (which Keras runs once, before the first call), not one per call of a step
         (``IOU(box_1, box_2).calculate_iou()`` in a loss): then what their ``__init__`` set is the
         same on every call."""
-        makers = self._makers.get((fn.module, fn.class_qualname or ""))
+        makers = self._makers.get((fn.module, fn.class_qualname or "")) or []
         return bool(makers) and all(
-            maker is None or maker.name == "__init__" or (maker.name == "build" and maker.class_qualname)
+            maker is None or maker.name == "__init__" or (maker.name == "build" and bool(maker.class_qualname))
             for maker in makers)
 
     @cached_property
