@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.scopes import walk
-from tfadvisor.analysis.state import guarded_nodes
+from tfadvisor.analysis.state import guarded_nodes, is_create_once_guard
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
+from tfadvisor.rules._util import last_assignment_before
 from tfadvisor.rules.base import Rule, register
 
 _GUARD_FREE = ("__init__", "build")
@@ -79,7 +80,10 @@ on the second with `ValueError: tf.function-decorated function tried to create v
 non-first call.` (newer TensorFlow: `tf.function only supports singleton tf.Variables created on
 the first call ...`). Keras layers, models and optimizers create variables too, and so does a TF1
 optimizer (`tf.compat.v1.train.AdamOptimizer()`) when it first applies gradients. Create them once,
-outside (in `__init__`), or behind a create-once guard such as `if self.v is None:`.
+outside (in `__init__`), or behind a create-once guard such as `if self.v is None:`. A guard that
+tests the object passed in (`if not hasattr(var, "velocity"):`, `if var.ref() not in self.slots:`)
+creates one variable per object: the second object's trace raises, or, when one trace serves two
+objects of one shape, they share the first one's variable. Make such slots before the first call.
 """
     bad = (
         """\
@@ -110,6 +114,17 @@ def backward(x, y):
         loss = tf.reduce_mean((tf.matmul(x, w) - y) ** 2)
     optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
     return loss
+""",
+        """\
+import tensorflow as tf
+
+class Momentum:
+    @tf.function
+    def apply(self, grad, var):
+        if not hasattr(var, "velocity"):
+            var.velocity = tf.Variable(tf.zeros_like(var))  # TF401
+        var.velocity.assign(0.9 * var.velocity + grad)
+        var.assign_sub(0.01 * var.velocity)
 """,
     )
     good = (
@@ -155,8 +170,73 @@ def count_layers():
             if not (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)) or (
                     tfapi.is_stateless_layer(name) and not seeded):
                 continue  # a Concatenate or Flatten made per call has no weights to create
-            if _guarded(ctx, call) or _builds_nothing_here(ctx, call, name, seeded):
-                continue
             what = "tf.Variable" if tfapi.makes_variable(name) else name
+            if _guarded(ctx, call):
+                keyed = _guard_keyed_by_a_parameter(ctx, call)
+                if keyed:
+                    yield self.hit(call, f"creates {what} once per object passed as `{keyed}` (the guard "
+                                         f"tests that object): a tf.function creates variables on its first "
+                                         f"trace only, so a second object raises ValueError, or, traced once "
+                                         f"for both, shares the first one's variable")
+                continue
+            if _builds_nothing_here(ctx, call, name, seeded):
+                continue
             yield self.hit(call, f"creates {what} on every call of graph code: tf.function allows "
                                  f"variables only on the first call")
+
+
+def _guard_keyed_by_a_parameter(ctx: ScopeContext, call: ast.Call) -> str | None:
+    """The parameter (not ``self``) a create-once guard around ``call`` tests: ``if not
+    hasattr(var, "velocity"):`` or ``if var.ref() not in self.slots:`` makes one variable per object
+    passed, the textbook custom optimizer's slots. TensorFlow 2.21 raises on the second object's
+    trace, or shares the first's variable when one trace serves both (conformance variants
+    slot-variable-guarded-by-hasattr-on-the-argument, slot-variable-keyed-by-the-argument)."""
+    params = {n for n in ctx.params if n not in ("self", "cls")}
+    for node in ctx.enclosing(call):
+        if not (isinstance(node, ast.If) and is_create_once_guard(node.test) and ctx.in_branch(call, node) == "body"):
+            continue
+        for test in _guard_tests(node.test):
+            subject = _guarded_subject(test)
+            names = _names_in(ctx, subject, node.lineno) if subject is not None else set()
+            keyed = sorted(names & params)
+            if keyed and not names & {"self", "cls"} - params:
+                return keyed[0]
+    return None
+
+
+def _names_in(ctx: ScopeContext, node: ast.AST, line: int) -> set[str]:
+    """The names ``node`` reads, a local bound just before read through (``key = var.ref()``)."""
+    names = {n.id for n in walk(node) if isinstance(n, ast.Name)}
+    for name in list(names):
+        if name in ctx.local_names and name not in ctx.params:
+            value = last_assignment_before(ctx, name, line)
+            if value is not None:
+                names |= {n.id for n in walk(value) if isinstance(n, ast.Name)}
+    return names
+
+
+def _guard_tests(test: ast.AST) -> list[ast.AST]:
+    """The tests a guard combines (``not a and b``: ``a``, ``b``), without their ``not``."""
+    if isinstance(test, ast.BoolOp):
+        return [t for v in test.values for t in _guard_tests(v)]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _guard_tests(test.operand)
+    return [test]
+
+
+def _guarded_subject(test: ast.AST) -> ast.AST | None:
+    """What a guard asks about: the object of ``hasattr(obj, ...)``/``getattr(obj, ...)``, the
+    object whose attribute ``obj.v is None`` reads, the key of ``key not in table``."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in ("hasattr", "getattr") \
+            and test.args:
+        return test.args[0]
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        if isinstance(test.ops[0], (ast.NotIn, ast.In)):
+            return test.left
+        if isinstance(test.ops[0], (ast.Is, ast.IsNot)):
+            left = test.left
+            if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "getattr" and left.args:
+                return left.args[0]
+            if isinstance(left, ast.Attribute):
+                return left.value
+    return None

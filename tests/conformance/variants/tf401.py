@@ -231,4 +231,71 @@ VARIANTS = [
         def main():
             return [scaled(tf.ones([2])) for _ in range(3)][-1]
         """, tf="same", real=True, note="initializer and regularizer objects own no variables (heldout26: an EfficientNet block)"),
+    V("slot-variable-guarded-by-hasattr-on-the-argument", """
+        import tensorflow as tf
+
+        class Momentum:
+            def __init__(self, lr=0.01, beta=0.9):
+                self.lr, self.beta = lr, beta
+
+            @tf.function
+            def apply(self, grad, var):
+                if not hasattr(var, "velocity"):
+                    var.velocity = tf.Variable(tf.zeros_like(var))
+                var.velocity.assign(self.beta * var.velocity + grad)
+                var.assign_sub(self.lr * var.velocity)
+
+        def main():
+            opt = Momentum()
+            w, b = tf.Variable(tf.ones([3])), tf.Variable(tf.ones([2, 2]))
+            for _ in range(2):
+                for var in (w, b):
+                    opt.apply(tf.ones_like(var), var)
+            return w, b
+        """, tf="raises", real=True,
+      note="the textbook custom optimizer's slot, one per variable passed: the second variable's trace "
+           "creates a variable (heldout43, heldout45)"),
+    V("slot-variable-keyed-by-the-argument", """
+        import tensorflow as tf
+
+        class Slots:
+            def __init__(self):
+                self.m = {}
+
+            @tf.function
+            def apply(self, grad, var):
+                key = var.ref()
+                if key not in self.m:
+                    self.m[key] = tf.Variable(tf.zeros_like(var))
+                self.m[key].assign(0.9 * self.m[key] + grad)
+                var.assign_sub(0.01 * self.m[key])
+
+        def main():
+            opt = Slots()
+            w, b = tf.Variable(tf.ones([3])), tf.Variable(tf.ones([2, 2]))
+            for _ in range(2):
+                for var in (w, b):
+                    opt.apply(tf.ones_like(var), var)
+            return w, b
+        """, tf="raises", real=True),
+    V("slot-variable-keyed-by-the-argument-one-trace", """
+        import tensorflow as tf
+
+        class Momentum:
+            @tf.function
+            def apply(self, grad, var):
+                if not hasattr(var, "velocity"):
+                    var.velocity = tf.Variable(tf.zeros_like(var))
+                var.velocity.assign(0.9 * var.velocity + grad)
+                var.assign_sub(0.01 * var.velocity)
+
+        def main():
+            opt = Momentum()
+            w, b = tf.Variable(tf.ones([3])), tf.Variable(tf.ones([3]) * 5.0)
+            for _ in range(3):
+                for var in (w, b):
+                    opt.apply(tf.ones_like(var), var)
+            return w, b
+        """, tf="differs", real=True,
+      note="two variables of one shape share a trace: the second reads and updates the first's slot"),
 ]
