@@ -192,14 +192,17 @@ def _guard_keyed_by_a_parameter(ctx: ScopeContext, call: ast.Call) -> str | None
     trace, or shares the first's variable when one trace serves both (conformance variants
     slot-variable-guarded-by-hasattr-on-the-argument, slot-variable-keyed-by-the-argument)."""
     params = {n for n in ctx.params if n not in ("self", "cls")}
+    # a slot made from the object (``tf.zeros_like(var)``): one per object by design; a counter
+    # hung on the one model passed (``model.steps = tf.Variable(0)``) is made on the first trace
+    made_from = set().union(*(_names_in(ctx, a, call.lineno) for a in [*call.args, *(k.value for k in call.keywords)]))
     for node in ctx.enclosing(call):
         if not (isinstance(node, ast.If) and is_create_once_guard(node.test) and ctx.in_branch(call, node) == "body"):
             continue
         for test in _guard_tests(node.test):
             subject = _guarded_subject(test)
             names = _names_in(ctx, subject, node.lineno) if subject is not None else set()
-            keyed = sorted(names & params)
-            if keyed and not names & {"self", "cls"} - params:
+            keyed = sorted(names & params & made_from)
+            if keyed and not names & {"self", "cls"}:
                 return keyed[0]
     return None
 

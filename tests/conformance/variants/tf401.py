@@ -298,4 +298,21 @@ VARIANTS = [
             return w, b
         """, tf="differs", real=True,
       note="two variables of one shape share a trace: the second reads and updates the first's slot"),
+    V("counter-hung-on-the-one-model-passed", """
+        import tensorflow as tf
+
+        @tf.function
+        def train_step(model, x):
+            if not hasattr(model, "steps"):
+                model.steps = tf.Variable(0)
+            model.steps.assign_add(1)
+            return model(x)
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2)])
+            out = [train_step(model, tf.ones([n, 4])) for n in (3, 3, 5)]
+            return int(model.steps), out[-1]
+        """, tf="same",
+      note="the control: a guard on the argument, one object passed; made on the first trace, the "
+           "retrace for a new shape finds it (the rule asks for a slot made from the object)"),
 ]
