@@ -1519,6 +1519,8 @@ def _eager_compiling_class(call: ast.Call, scope: Scope) -> str | None:
                for k in call.keywords):
         return None
     node = scope.node
+    if any(isinstance(around, (ast.If, ast.Try, ast.For, ast.While)) for around in scope.ancestry.get(id(call), ())):
+        return None  # ``if debug: super().compile(run_eagerly=True)``: the other branch traces
     if isinstance(node, ast.FunctionDef) and node.name == "compile" and scope.cls is not None:
         return scope.cls.qualname
     return None

@@ -941,9 +941,19 @@ class Project:
         eager_modules = {m.module for m in self.modules if m.eager_compiles and not m.graph_compiles}
         dynamic = {(m.module, c) for m in self.modules for c in m.dynamic_classes}
 
+        def made_eager(module: str, cls: str, depth: int = 0) -> bool:
+            """The class, or a project class it extends (8 levels), is made to run eagerly."""
+            if (module, cls) in dynamic or (module, cls.rsplit(".", 1)[-1]) in dynamic:
+                return True
+            found = self._classes.get(module, {}).get(cls)
+            if found is None or depth >= 8:
+                return False
+            return any(base is not None and made_eager(base[0], base[1], depth + 1)
+                       for base in (self._class(module, name) for name in found.bases))
+
         def traced_by_keras(x: Linked) -> bool:
             cls = x.fn.qualname.rsplit(".", 1)[0] if "." in x.fn.qualname else ""
-            if (x.fn.module, cls) in dynamic or (x.fn.module, cls.rsplit(".", 1)[-1]) in dynamic:
+            if cls and made_eager(x.fn.module, cls):
                 return False
             # a class that writes its own make_train_function (a backend's trainer) decides how
             # its step runs; Keras's tf.function is what that method would have made
@@ -1450,19 +1460,28 @@ class Project:
         same on every call."""
         makers = self._makers.get((fn.module, fn.class_qualname or "")) or []
         return bool(makers) and all(
-            maker is None or maker.name == "__init__" or (maker.name == "build" and bool(maker.class_qualname))
-            for maker in makers)
+            maker is None or maker.name == "__init__" or self._built_from_constants(maker, site)
+            for maker, site in makers)
+
+    def _built_from_constants(self, maker: FunctionSummary, site: CallSite) -> bool:
+        """Made in a Keras layer's ``build`` (Keras runs it once) from Python values only: a tensor
+        handed in there is made inside the first trace, and NumPy on it fails (``Scale(tf.ones([d]))``);
+        a ``build`` of any other class may run on every step."""
+        return (maker.name == "build" and maker.class_qualname is not None
+                and graph_context.is_keras_class(self.class_bases(maker.module, maker.class_qualname))
+                and all(kind == "primitive" for kind in [*site.args, *site.kwargs.values()]))
 
     @cached_property
-    def _makers(self) -> dict[tuple[str, str], list[FunctionSummary | None]]:
-        """(module, class) -> the functions whose code makes objects of it (None: module level)."""
-        out: dict[tuple[str, str], list[FunctionSummary | None]] = {}
+    def _makers(self) -> dict[tuple[str, str], list[tuple[FunctionSummary | None, CallSite]]]:
+        """(module, class) -> the functions whose code makes objects of it (None: module level),
+        each with the call that makes them."""
+        out: dict[tuple[str, str], list[tuple[FunctionSummary | None, CallSite]]] = {}
         for mod in self.modules:
             sites = [(None, site) for site in mod.module_calls] + [(fn, site) for fn in mod.functions for site in fn.calls]
             for maker, site in sites:
                 found = self._class(mod.module, site.callee, near=mod.path)
                 if found is not None:
-                    out.setdefault(found, []).append(maker)
+                    out.setdefault(found, []).append((maker, site))
         return out
 
     @cached_property

@@ -284,7 +284,7 @@ def stores(ctx: ScopeContext, stmts: list[ast.stmt]) -> dict[str, ast.AST]:
     return out
 
 
-def last_assignment_before(ctx: ScopeContext, name: str, line: int) -> ast.AST | None:
+def last_assignment_before(ctx: ScopeContext, name: str, line: int, col: int | None = None) -> ast.AST | None:
     """The value last assigned to ``name`` by a statement ending before ``line`` (``None`` if not
     found): a statement spanning lines reads its names before it binds them (``x = tf.concat([f(v)
     for v in\n x])`` iterates the old ``x``; conformance variant comprehension-over-the-list-a-multiline-concat-rebinds)."""
@@ -292,7 +292,11 @@ def last_assignment_before(ctx: ScopeContext, name: str, line: int) -> ast.AST |
     best_line = -1
     for node in ctx.scope.nodes(ast.Assign, ast.AnnAssign):
         end = getattr(node, "end_lineno", None) or node.lineno  # type: ignore[attr-defined]
-        if end >= line or node.lineno < best_line:  # type: ignore[attr-defined]
+        # ended on the read's line: before the read only when the read's column says so (``t =
+        # tf.stack(\n xs); [f(r) for r in t]``)
+        ends_before = end < line or (col is not None and end == line and node.lineno < line  # type: ignore[attr-defined]
+                                     and (getattr(node, "end_col_offset", None) or 0) <= col)
+        if not ends_before or node.lineno < best_line:  # type: ignore[attr-defined]
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
         if any(isinstance(t, ast.Name) and t.id == name for t in targets) and node.value is not None:  # type: ignore[attr-defined]

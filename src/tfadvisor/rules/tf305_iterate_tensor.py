@@ -177,7 +177,7 @@ def _tensor_here(ctx: ScopeContext, node: ast.AST, line: int) -> tuple[bool, tup
     before that line (``x = tf.concat([f(v) for v in x])`` iterates the old ``x``); a parameter
     not bound before counts where a call site passes a tensor."""
     if isinstance(node, ast.Name) and (node.id in ctx.local_names or node.id in ctx.params):
-        prior = last_assignment_before(ctx, node.id, line)
+        prior = last_assignment_before(ctx, node.id, line, node.col_offset if node.lineno == line else None)
         if prior is not None:
             return single_tensor(ctx, prior), ()
         if node.id in ctx.params:

@@ -11,7 +11,7 @@ from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.state import guarded_nodes, is_create_once_guard
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import last_assignment_before
+from tfadvisor.rules._util import is_tf_function_decorated, last_assignment_before
 from tfadvisor.rules.base import Rule, register
 
 _GUARD_FREE = ("__init__", "build")
@@ -84,6 +84,9 @@ outside (in `__init__`), or behind a create-once guard such as `if self.v is Non
 tests the object passed in (`if not hasattr(var, "velocity"):`, `if var.ref() not in self.slots:`)
 creates one variable per object: the second object's trace raises, or, when one trace serves two
 objects of one shape, they share the first one's variable. Make such slots before the first call.
+The rule reads that guard in a tf.function whose parameter the object is, and a variable made from
+that object (`tf.zeros_like(var)`); it does not read which objects callers pass: with one object
+only, the slot is made on the first trace and TensorFlow runs it (a known miss of its conformance).
 """
     bad = (
         """\
@@ -191,10 +194,14 @@ def _guard_keyed_by_a_parameter(ctx: ScopeContext, call: ast.Call) -> str | None
     passed, the textbook custom optimizer's slots. TensorFlow 2.21 raises on the second object's
     trace, or shares the first's variable when one trace serves both (conformance variants
     slot-variable-guarded-by-hasattr-on-the-argument, slot-variable-keyed-by-the-argument)."""
+    fn = ctx.function
+    if fn is None or not is_tf_function_decorated(ctx, fn):
+        return None  # a helper a trace calls once per object makes them all in that trace
     params = {n for n in ctx.params if n not in ("self", "cls")}
     # a slot made from the object (``tf.zeros_like(var)``): one per object by design; a counter
     # hung on the one model passed (``model.steps = tf.Variable(0)``) is made on the first trace
-    made_from = set().union(*(_names_in(ctx, a, call.lineno) for a in [*call.args, *(k.value for k in call.keywords)]))
+    made_from = set().union(*(_names_in(ctx, a, call.lineno) for a in [
+        *call.args, *(k.value for k in call.keywords if k.arg in ("initial_value", "shape"))]))
     for node in ctx.enclosing(call):
         if not (isinstance(node, ast.If) and is_create_once_guard(node.test) and ctx.in_branch(call, node) == "body"):
             continue

@@ -423,6 +423,75 @@ VARIANTS = [
         """, tf="same", real=True,
       note="the model's own compile passes run_eagerly=True to Keras's: fit calls the step eagerly, "
            "whatever its callers' compile says (heldout44's WGAN-GP shape)"),
+    V("python-if-in-a-train-step-whose-compile-override-runs-eagerly-only-when-asked", """
+        import tensorflow as tf
+
+        class Critic(tf.keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def compile(self, critic_opt, debug=False, **kwargs):
+                if debug:
+                    super().compile(run_eagerly=True, **kwargs)
+                else:
+                    super().compile(**kwargs)
+                self.critic_opt = critic_opt
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+                    if loss > 1.0:
+                        loss = tf.sqrt(loss)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.critic_opt.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def main():
+            model = Critic()
+            model.compile(tf.keras.optimizers.SGD())
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="raises",
+      note="run_eagerly=True only in a branch the callers do not take: fit traces the step (the review "
+           "of the thirtieth session)"),
+    V("python-if-in-a-train-step-of-a-model-inheriting-an-eager-compile", """
+        import tensorflow as tf
+
+        class Base(tf.keras.Model):
+            def compile(self, critic_opt, **kwargs):
+                super().compile(run_eagerly=True, **kwargs)
+                self.critic_opt = critic_opt
+
+        class Critic(Base):
+            def __init__(self):
+                super().__init__()
+                self.dense = tf.keras.layers.Dense(1)
+
+            def call(self, x):
+                return self.dense(x)
+
+            def train_step(self, data):
+                x, y = data
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(y - self(x, training=True)))
+                    if loss > 1.0:
+                        loss = tf.sqrt(loss)
+                grads = tape.gradient(loss, self.trainable_variables)
+                self.critic_opt.apply_gradients(zip(grads, self.trainable_variables))
+                return {"loss": loss}
+
+        def main():
+            model = Critic()
+            model.compile(tf.keras.optimizers.SGD())
+            model.fit(tf.ones([8, 2]), tf.ones([8, 1]), verbose=0, epochs=1)
+            return model(tf.ones([1, 2]))
+        """, tf="same",
+      note="the compile override that forces run_eagerly is inherited: fit calls the step eagerly"),
     V("python-if-in-a-decorated-keras-train-step", """
         import tensorflow as tf
 

@@ -284,4 +284,18 @@ VARIANTS += [
         """, tf="same", real=True,
       note="the rebinding statement spans two lines: its comprehension still iterates the old binding, "
            "a Python list (heldout45's negative sampler in a layer's call)"),
+    V("comprehension-after-a-multiline-statement-on-its-last-line", """
+        import tensorflow as tf
+
+        @tf.function
+        def sums(xs):
+            t = tf.stack(
+                xs); out = [tf.reduce_sum(r) for r in t]
+            return tf.stack(out)
+
+        def main():
+            return sums([tf.ones([2]), tf.ones([2])])
+        """, tf="raises",
+      note="the statement before ends on the read's line: the comprehension iterates the new tensor "
+           "(the review of the thirtieth session)"),
 ]

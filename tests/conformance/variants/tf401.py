@@ -315,4 +315,50 @@ VARIANTS = [
         """, tf="same",
       note="the control: a guard on the argument, one object passed; made on the first trace, the "
            "retrace for a new shape finds it (the rule asks for a slot made from the object)"),
+    V("slot-helper-called-per-variable-inside-one-trace", """
+        import tensorflow as tf
+
+        slots = {}
+
+        def get_slot(var):
+            if var.ref() not in slots:
+                slots[var.ref()] = tf.Variable(tf.zeros_like(var))
+            return slots[var.ref()]
+
+        @tf.function
+        def step(variables, grads):
+            for var, grad in zip(variables, grads):
+                slot = get_slot(var)
+                slot.assign(0.9 * slot + grad)
+                var.assign_sub(0.01 * slot)
+
+        def main():
+            variables = [tf.Variable(tf.ones([3])), tf.Variable(tf.ones([2, 2]))]
+            for _ in range(3):
+                step(variables, [tf.ones_like(v) for v in variables])
+            return variables
+        """, tf="same", real=True,
+      note="the control: every slot is made in the first trace (the per-variable helper is not the "
+           "tf.function; the review of the thirtieth session)"),
+    V("slot-guarded-by-the-argument-one-object-only", """
+        import tensorflow as tf
+
+        class EMA:
+            @tf.function
+            def update(self, var):
+                if not hasattr(var, "shadow"):
+                    var.shadow = tf.Variable(tf.identity(var), trainable=False)
+                var.shadow.assign(0.99 * var.shadow + 0.01 * var)
+                return tf.identity(var.shadow)
+
+        def main():
+            w, ema = tf.Variable(tf.ones([3])), EMA()
+            out = []
+            for _ in range(3):
+                w.assign_add(tf.ones([3]))
+                out.append(ema.update(w))
+            return out
+        """, tf="same",
+      known="one object is ever passed, so its slot is made on the first trace: the rule reads the guard, "
+            "not which objects callers pass (a slot per object is written for several)"),
 ]
