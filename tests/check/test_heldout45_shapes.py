@@ -69,3 +69,48 @@ def test_numpy_on_what_init_set_in_a_layer_made_in_build_is_a_constant(tmp_path:
     graph. heldout45: fix-first "NumPy on changing values", judged decorate."""
     assert _step(tmp_path, "self.attn = SelfAttn()", "self.attn(x)") == "decorate"
 
+
+
+MODEL = """\
+    import tensorflow as tf
+
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+
+    model = Net()
+    opt = tf.keras.optimizers.Adam()
+    data = tf.data.Dataset.from_tensor_slices((tf.ones([64, 3]), tf.ones([64, 1]))).batch(8)
+    USE
+"""
+
+INLINE = """for x, y in data:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - y))
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))"""
+
+
+def _call_says(tmp_path: Path, use: str) -> str:
+    from programs import check
+
+    report = check(tmp_path, {"net.py": MODEL.replace("USE", use)})
+    (call,) = [fn for fn in report.functions if fn.qualname == "Net.call"]
+    return " ".join(call.assumptions)
+
+
+def test_a_model_trained_in_an_inline_loop_is_not_said_to_be_compiled_by_keras(tmp_path: Path) -> None:
+    """heldout43 (tuning): notebooks train a subclassed model in an inline tape loop, never fit; its
+    ``call`` runs eagerly there, and "Keras compiles a layer's call itself" was not true."""
+    says = _call_says(tmp_path, INLINE)
+    assert "Keras compiles" not in says and "nothing in the checked code runs this one in a graph" in says
+
+
+def test_a_fitted_model_is(tmp_path: Path) -> None:
+    """Control: fit traces the model's ``call``."""
+    assert "Keras compiles" in _call_says(tmp_path, "model.compile('adam', 'mse')\n    model.fit(data, epochs=1)")

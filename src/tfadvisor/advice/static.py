@@ -200,6 +200,12 @@ def _already_graph(case: Case) -> Decision | None:
     if linked.eager_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[linked.eager_reason])
     if linked.framework == "keras" and linked.fn.name == "call":
+        if linked.graph_root is None:
+            # no fit, predict, functional model or tf.function of the checked code runs it: it
+            # runs eagerly where it is called (heldout43's notebooks that train a model inline)
+            return Decision(Verdict.LEAVE_EAGER, ["TF406"], assumptions=[
+                "Keras traces a layer's call itself under fit and predict, and nothing in the checked code "
+                "runs this one in a graph: decorate the step that calls it, not call"])
         return Decision(Verdict.LEAVE_EAGER, ["TF406"],
                         assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
     if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
