@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from programs import verdicts
+from programs import check, verdicts
 
 ATTENTION = """\
     import numpy as np
@@ -97,8 +97,6 @@ INLINE = """for x, y in data:
 
 
 def _call_says(tmp_path: Path, use: str) -> str:
-    from programs import check
-
     report = check(tmp_path, {"net.py": MODEL.replace("USE", use)})
     (call,) = [fn for fn in report.functions if fn.qualname == "Net.call"]
     return " ".join(call.assumptions)

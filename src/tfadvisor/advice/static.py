@@ -200,14 +200,12 @@ def _already_graph(case: Case) -> Decision | None:
     if linked.eager_reason is not None:
         return Decision(Verdict.LEAVE_EAGER, assumptions=[linked.eager_reason])
     if linked.framework == "keras" and linked.fn.name == "call":
-        if linked.graph_root is None:
-            # no fit, predict, functional model or tf.function of the checked code runs it: it
-            # runs eagerly where it is called (heldout43's notebooks that train a model inline)
-            return Decision(Verdict.LEAVE_EAGER, ["TF406"], assumptions=[
-                "Keras traces a layer's call itself under fit and predict, and nothing in the checked code "
-                "runs this one in a graph: decorate the step that calls it, not call"])
-        return Decision(Verdict.LEAVE_EAGER, ["TF406"],
-                        assumptions=["Keras compiles a layer's call itself: decorate the train step that calls it"])
+        # with no fit, predict, functional model or tf.function of the checked code around it, it
+        # runs eagerly where it is called (heldout43's notebooks that train a model inline)
+        why = ("Keras compiles a layer's call itself: decorate the train step that calls it" if linked.graph_root is not None else
+               "Keras traces a layer's call itself under fit and predict, and nothing in the checked code "
+               "runs this one in a graph: decorate the step that calls it, not call")
+        return Decision(Verdict.LEAVE_EAGER, ["TF406"], assumptions=[why])
     if linked.graph_reason is not None and not _called_eagerly_in_loops(case):
         found = _own_findings(case)
         if found and _traced_by_an_api(case):
@@ -1036,7 +1034,7 @@ def _traced_by_an_api(case: Case) -> bool:
     """Whether the function is graph code because an API traces it (``ds.map(load)``), itself or
     through the eager caller that was handed over: no decorator of the project's carries its fix."""
     linked = case.linked
-    root = case.project.functions.get(linked.graph_root) if linked.graph_root else None
+    root = case.project.functions.get(linked.graph_root) if linked.graph_root is not None else None
     # a test's pipeline is not the workload: it makes no library helper graph code to fix
     return any(x is not None and not x.decorated and (x.graph_reason or "").startswith(HANDED_TO_A_TRACER)
                and not case.project.is_test(x.fn) for x in (linked, root))

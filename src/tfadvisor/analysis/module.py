@@ -110,8 +110,7 @@ def summarize(tree: ast.Module, path: str, module: str, is_package: bool, text: 
         if made_eager:
             summary.dynamic_classes.add(made_eager)
         if _keras_compile(call):
-            if any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
-                   for k in call.keywords):
+            if tfapi.asks_run_eagerly(call):
                 summary.eager_compiles += 1
             else:
                 summary.graph_compiles += 1
@@ -384,9 +383,15 @@ def _keras_compile(call: ast.Call) -> bool:
     if not (isinstance(func, ast.Attribute) and func.attr == "compile" and (call.args or call.keywords)):
         return False
     receiver = func.value
-    if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super":
+    if _on_super(func, "compile"):
         return False
     return not (isinstance(receiver, ast.Name) and receiver.id in ("re", "regex"))
+
+
+def _on_super(func: ast.expr, method: str) -> bool:
+    """``super().method`` (or ``super(Cls, self).method``): an override handing on to its base."""
+    return (isinstance(func, ast.Attribute) and func.attr == method and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super")
 
 
 def _other_framework(imports: ImportMap) -> str | None:
@@ -1500,9 +1505,8 @@ def _dynamic_class(call: ast.Call, scope: Scope) -> str | None:
     func = call.func
     if isinstance(func, ast.Name):
         return func.id
-    if (isinstance(func, ast.Attribute) and func.attr == "__init__" and isinstance(func.value, ast.Call)
-            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"
-            and isinstance(scope.node, ast.FunctionDef) and scope.node.name == "__init__" and scope.cls is not None):
+    if (_on_super(func, "__init__") and isinstance(scope.node, ast.FunctionDef) and scope.node.name == "__init__"
+            and scope.cls is not None):
         return scope.cls.qualname
     return None
 
@@ -1511,19 +1515,13 @@ def _eager_compiling_class(call: ast.Call, scope: Scope) -> str | None:
     """The class whose own ``compile`` override calls ``super().compile(..., run_eagerly=True)``:
     every compile of its instances runs ``fit``'s steps and ``call`` as Python (TensorFlow 2.21,
     tests/check/test_eager_compiling_class.py), whatever its callers pass."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "compile" and isinstance(func.value, ast.Call)
-            and isinstance(func.value.func, ast.Name) and func.value.func.id == "super"):
-        return None
-    if not any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
-               for k in call.keywords):
-        return None
     node = scope.node
+    if not (_on_super(call.func, "compile") and tfapi.asks_run_eagerly(call)
+            and isinstance(node, ast.FunctionDef) and node.name == "compile" and scope.cls is not None):
+        return None
     if any(isinstance(around, (ast.If, ast.Try, ast.For, ast.While)) for around in scope.ancestry.get(id(call), ())):
         return None  # ``if debug: super().compile(run_eagerly=True)``: the other branch traces
-    if isinstance(node, ast.FunctionDef) and node.name == "compile" and scope.cls is not None:
-        return scope.cls.qualname
-    return None
+    return scope.cls.qualname
 
 
 def _written_calls(ctx: ScopeContext, call: ast.Call) -> int | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TypeVar
@@ -917,18 +917,21 @@ class Project:
                         out[parent].append((module, qualname))
         return out
 
-    def class_bases(self, module: str, class_qualname: str, _depth: int = 0) -> list[str]:
+    def class_bases(self, module: str, class_qualname: str) -> list[str]:
         """Canonical names of a class's bases, through the project's own classes (8 levels)."""
+        return [name for name, _ in self._walk_bases(module, class_qualname)]
+
+    def _walk_bases(self, module: str, class_qualname: str, _depth: int = 0) -> Iterator[tuple[str, tuple[str, str] | None]]:
+        """Each base of a class as written, with the project class it names (module, qualname) if
+        any, then that class's bases in turn (8 levels)."""
         cls = self._classes.get(module, {}).get(class_qualname)
         if cls is None or _depth > 8:
-            return []
-        out: list[str] = []
+            return
         for base in cls.bases:
-            out.append(base)
             found = self._class(module, base)
+            yield base, found
             if found is not None:
-                out.extend(self.class_bases(found[0], found[1], _depth + 1))
-        return out
+                yield from self._walk_bases(found[0], found[1], _depth + 1)
 
     def _graph_context(self) -> dict[str, str]:
         """Function id -> the root of the graph it runs in: tf.functions, functions handed to
@@ -941,15 +944,10 @@ class Project:
         eager_modules = {m.module for m in self.modules if m.eager_compiles and not m.graph_compiles}
         dynamic = {(m.module, c) for m in self.modules for c in m.dynamic_classes}
 
-        def made_eager(module: str, cls: str, depth: int = 0) -> bool:
-            """The class, or a project class it extends (8 levels), is made to run eagerly."""
-            if (module, cls) in dynamic or (module, cls.rsplit(".", 1)[-1]) in dynamic:
-                return True
-            found = self._classes.get(module, {}).get(cls)
-            if found is None or depth >= 8:
-                return False
-            return any(base is not None and made_eager(base[0], base[1], depth + 1)
-                       for base in (self._class(module, name) for name in found.bases))
+        def made_eager(module: str, cls: str) -> bool:
+            """The class, or a project class it extends, is made to run eagerly."""
+            classes = [(module, cls), *(found for _, found in self._walk_bases(module, cls) if found is not None)]
+            return any((m, c) in dynamic or (m, c.rsplit(".", 1)[-1]) in dynamic for m, c in classes)
 
         def traced_by_keras(x: Linked) -> bool:
             cls = x.fn.qualname.rsplit(".", 1)[0] if "." in x.fn.qualname else ""
@@ -1444,7 +1442,8 @@ class Project:
         line): under tf.function it runs once, while tracing, or fails on a symbolic tensor."""
         def own(linked: Linked) -> tuple[str, int] | None:
             fn = linked.fn
-            lines = fn.numpy_on_values + ([] if self._made_once(fn) else fn.numpy_on_init_values)
+            lines = fn.numpy_on_values + (fn.numpy_on_init_values if fn.numpy_on_init_values
+                                          and not self._made_once(fn) else [])
             # NumPy on Python numbers passed in is right in a graph: each value is its own trace
             lines += [line for line, names in fn.numpy_on_params
                       if not all(linked.params.get(n, ParamFacts()).kind == "primitive"

@@ -7,6 +7,8 @@ Canonical names come from ``imports.ImportMap.resolve``: ``tf.keras.layers.Dense
 
 from __future__ import annotations
 
+import ast
+
 # TensorFlow warns when 5 calls in a row of one tf.function traced it ("5 out of the last 5 calls to
 # <function> triggered tf.function retracing"): fewer traces than that go unnoticed, and are cheap.
 RETRACES_WARNED = 5
@@ -219,3 +221,9 @@ def annotation_kind(annotation: str | None) -> str | None:
 
 # What makes a symbolic Keras input: a functional model's layers are called on what these return.
 KERAS_INPUTS = frozenset({"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})
+
+
+def asks_run_eagerly(call: ast.Call) -> bool:
+    """``run_eagerly=True`` written as a literal among a call's keywords (Keras's ``compile``)."""
+    return any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
+               for k in call.keywords)

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from tfadvisor.analysis import tfapi
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import LIBRARY_ROOTS
 from tfadvisor.analysis.summary import Hit, ModuleSummary
@@ -31,9 +32,7 @@ _KERAS_MESSAGE = ("{}: Keras runs train_step eagerly, the graph speed-up of fit/
 
 def _keras_run_eagerly(call: ast.Call) -> bool:
     """``model.compile(..., run_eagerly=True)``."""
-    return (isinstance(call.func, ast.Attribute) and call.func.attr == "compile"
-            and any(k.arg == "run_eagerly" and isinstance(k.value, ast.Constant) and k.value.value is True
-                    for k in call.keywords))
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "compile" and tfapi.asks_run_eagerly(call)
 
 
 def _switch_value(call: ast.Call) -> object:

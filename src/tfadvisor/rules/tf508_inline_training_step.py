@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
 from tfadvisor.analysis.module import trains_in_body
-from tfadvisor.analysis.scopes import walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules.base import Rule, register
@@ -134,6 +133,6 @@ train(tf.data.Dataset.from_tensor_slices((x_train / 255.0, y_train)).batch(64), 
         """A top-level loop of a script or notebook whose body is the whole step: the innermost one."""
         loops = [loop for loop in ctx.scope.nodes(ast.For, ast.While) if trains_in_body(ctx, loop)]
         for loop in loops:
-            if not any(inner is not loop and any(inner is n for n in walk(loop)) for inner in loops):
+            if not any(any(around is loop for around in ctx.enclosing(inner)) for inner in loops):
                 yield self.hit(loop, "this loop computes and applies gradients inline, eagerly, on every batch: "
                                      "move its body into a step function and decorate that; the loop stays Python")
