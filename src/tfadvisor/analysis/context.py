@@ -14,7 +14,7 @@ from functools import cached_property
 
 from tfadvisor.analysis import tfapi, values
 from tfadvisor.analysis.imports import ImportMap
-from tfadvisor.analysis.scopes import Scope, children, walk
+from tfadvisor.analysis.scopes import Scope, children, top_level_functions, walk
 from tfadvisor.analysis.summary import Kind, Param
 
 _PRIMITIVE_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "ord", "chr", "hash", "id",
@@ -462,15 +462,15 @@ class ScopeContext:
         root = self.scope.root
 
         def build() -> frozenset[str]:
-            makers = frozenset(scope.node.name for scope in _top_level_functions(root)  # type: ignore[attr-defined]
+            makers = frozenset(scope.node.name for scope in top_level_functions(root)  # type: ignore[attr-defined]
                                if self._returns_dataset(scope))
-            bound = _bindings(root.node.body)  # type: ignore[attr-defined]
+            bound = bindings(root.node.body)  # type: ignore[attr-defined]
             return frozenset(name for name in bound if self._only_datasets(name, bound, makers))
         return root.cached("module_datasets", build)
 
     def _returns_dataset(self, fn: Scope) -> bool:
         """Every ``return`` gives a dataset chain, or a name the function bound only to one."""
-        bound = _bindings(fn.nodes(ast.Assign))
+        bound = bindings(fn.nodes(ast.Assign))
         returns = fn.nodes(ast.Return)
         return bool(returns) and all(r.value is not None and self._dataset_value(r.value, bound) for r in returns)
 
@@ -504,7 +504,7 @@ class ScopeContext:
         root = self.scope.root
 
         def build() -> frozenset[str]:
-            return frozenset(scope.node.name for scope in _top_level_functions(root)  # type: ignore[attr-defined]
+            return frozenset(scope.node.name for scope in top_level_functions(root)  # type: ignore[attr-defined]
                              if self._returns_ops(scope))
         return root.cached("tensor_returning", build)
 
@@ -517,7 +517,7 @@ class ScopeContext:
 
         def build() -> frozenset[str]:
             out = set()
-            for scope in _top_level_functions(root):
+            for scope in top_level_functions(root):
                 nested = {child.node.name: child for child in scope.children
                           if isinstance(child.node, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 returns = scope.nodes(ast.Return)
@@ -723,7 +723,7 @@ def _builds_dataset(name: str | None) -> bool:
             and not name.endswith(("Options", "experimental.AUTOTUNE")))
 
 
-def _bindings(nodes: Iterable[ast.AST]) -> dict[str, list[ast.expr]]:
+def bindings(nodes: Iterable[ast.AST]) -> dict[str, list[ast.expr]]:
     """Name -> the values plain assignments among ``nodes`` give it (``x = ...``)."""
     out: dict[str, list[ast.expr]] = {}
     for node in nodes:
@@ -745,13 +745,6 @@ def _tests_tensor(ctx: ScopeContext, test: ast.AST, name: str) -> bool:
     if called == "hasattr" and len(test.args) == 2:
         return isinstance(test.args[1], ast.Constant) and test.args[1].value == "numpy"
     return called == "tensorflow.is_tensor"
-
-
-def _top_level_functions(root: Scope) -> list[Scope]:
-    """The scopes of the functions the module's body defines (not methods, not nested defs)."""
-    top = {id(node) for node in root.node.body}  # type: ignore[attr-defined]
-    return [scope for scope in root.children
-            if id(scope.node) in top and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
 
 
 _MAX_CHAIN = 8  # dominating bindings followed through one another, at most

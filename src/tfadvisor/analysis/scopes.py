@@ -151,6 +151,13 @@ def every_node(module: Scope, *types: type[ast.AST]) -> list[Any]:
     return module.cached("every_node:" + ",".join(t.__name__ for t in types), build)
 
 
+def top_level_functions(module: Scope) -> list[Scope]:
+    """The scopes of the functions the module's body defines (not methods, not nested defs)."""
+    top = {id(node) for node in module.node.body}  # type: ignore[attr-defined]
+    return [scope for scope in module.children
+            if id(scope.node) in top and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
 def index_scopes(tree: ast.Module) -> tuple[Scope, list[Scope], list[ClassInfo]]:
     """Return (module scope, function scopes in source order, classes)."""
     module = Scope(qualname="<module>", node=tree)

@@ -6,9 +6,9 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis import tfapi
-from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.context import ScopeContext, bindings
 from tfadvisor.analysis.module import made_on_self, one_observation
-from tfadvisor.analysis.scopes import walk
+from tfadvisor.analysis.scopes import Scope, every_node, top_level_functions, walk
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
 from tfadvisor.rules._util import is_keras_class_here, is_test_module, keras_base, module_scope
@@ -201,43 +201,41 @@ def _made_and_built(ctx: ScopeContext, cls: str) -> tuple[bool, bool]:
     """(this module's program makes the class, and builds it first (``model.build(shape)``: its
     weights exist before the first traced call) or never computes gradients). A sublayer made in
     another class's ``__init__`` is built when its model is, which the program making that model says."""
-    root = module_scope(ctx.scope).node
+    module = module_scope(ctx.scope)
+    root = module.node
     building = training = False
     in_classes = {id(n) for c in walk(root) if isinstance(c, ast.ClassDef) for n in walk(c)}
     # A factory the module never runs (``def VGG16(): return VGG([...])`` in a models file): the
     # program that makes and trains the model is another file's (heldout46: judged undecorate)
-    body = root.body if isinstance(root, ast.Module) else []
-    holder = {call: top.name for top in body if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef))
-              for call in _returned_calls(top)}
+    factories = _factory_calls(module)
     makers: set[str | None] = set()
     # ``self.head = Head()`` in the model holding it: ``self.head.build(shape)`` builds this class
-    held = {attr for (_, attr), made in made_on_self(module_scope(ctx.scope)).items() if made == cls}
-    for node in walk(root):
-        if not isinstance(node, ast.Call):
-            continue
+    held = {attr for (_, attr), made in made_on_self(module).items() if made == cls}
+    for node in every_node(module, ast.Call):
         func = node.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         if name == cls and id(node) not in in_classes:
-            makers.add(holder.get(id(node)))
+            makers.add(factories.get(id(node)))
         if name == "build" and (node.args or node.keywords) and isinstance(func, ast.Attribute):
             receiver = func.value
             building = building or (isinstance(receiver, ast.Name) and receiver.id != "self") or (
                 isinstance(receiver, ast.Attribute) and getattr(receiver.value, "id", None) == "self"
                 and receiver.attr in held)
         training = training or name in _TRAINING
-    run = {n.id for n in walk(root) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    run = {n.id for n in every_node(module, ast.Name) if isinstance(n.ctx, ast.Load)}
     made = any(maker is None or maker in run for maker in makers)
     return made, made and (building or not training)
 
 
-def _returned_calls(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
-    """Ids of the calls whose value the function returns: ``return VGG(cfg)``, or ``net = VGG(cfg)``
-    then ``return net``."""
-    returns = [node.value for node in walk(fn) if isinstance(node, ast.Return)]
-    names = {value.id for value in returns if isinstance(value, ast.Name)}
-    out = {id(value) for value in returns if isinstance(value, ast.Call)}
-    out |= {id(node.value) for node in walk(fn) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-            and any(isinstance(target, ast.Name) and target.id in names for target in node.targets)}
+def _factory_calls(module: Scope) -> dict[int, str]:
+    """Calls whose value a module-level function returns (``return VGG(cfg)``, or ``net =
+    VGG(cfg)`` then ``return net``), each with that function's name."""
+    out: dict[int, str] = {}
+    for fn in top_level_functions(module):
+        bound = bindings(fn.nodes(ast.Assign))
+        for node in fn.nodes(ast.Return):
+            made = bound.get(node.value.id, []) if isinstance(node.value, ast.Name) else [node.value]
+            out.update((id(call), fn.node.name) for call in made if isinstance(call, ast.Call))  # type: ignore[attr-defined]
     return out
 
 
