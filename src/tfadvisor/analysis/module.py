@@ -746,12 +746,15 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
     work, values read back): counts on ``fn``, evidence on ``params``; the tensor ops found."""
     guarded = state.guarded_nodes(ctx)
     tensor_ops = 0
+    by_hand = 0
     for call in ctx.scope.nodes(ast.Call):
         name = ctx.call_name(call)
         if _computes_gradients(ctx, call):
             fn.training_ops += 1
         if _applies_gradients(call):
             fn.optimizer_steps += 1
+        elif _updates_by_hand(call):
+            by_hand += 1
         if name in _FUNCTIONAL or (name in _MODEL_CLASSES and (len(call.args) >= 2 or any(
                 k.arg in ("inputs", "outputs") for k in call.keywords))):
             fn.functional = True
@@ -784,6 +787,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.side_effects.append((call.lineno, call.col_offset, name or ast.unparse(call.func)))
         else:
             tensor_ops += _other_call(fn, ctx, call, name, params)
+    if fn.training_ops:
+        fn.optimizer_steps += by_hand  # gradients taken here and applied by hand: a training step
     return tensor_ops
 
 
@@ -1022,7 +1027,8 @@ def _trains_inline(ctx: ScopeContext) -> bool:
 def trains_in_body(ctx: ScopeContext, loop: ast.AST) -> bool:
     """The loop's body (nested loops included) computes gradients and applies them itself."""
     body = _body_calls(ctx, loop)
-    return any(_computes_gradients(ctx, c) for c in body) and any(_applies_gradients(c) for c in body)
+    return (any(_computes_gradients(ctx, c) for c in body)
+            and any(_applies_gradients(c) or _updates_by_hand(c) for c in body))
 
 
 def _trains_handed(ctx: ScopeContext, handed: set[str]) -> bool:
@@ -1050,6 +1056,12 @@ def _computes_gradients(ctx: ScopeContext, call: ast.Call) -> bool:
 
 def _applies_gradients(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr in ("apply_gradients", "minimize")
+
+
+def _updates_by_hand(call: ast.Call) -> bool:
+    """``w.assign_sub(learning_rate * dw)``: gradient descent written out, where the same scope
+    (or loop body) takes the gradients. Alone (a metric's ``total.assign_add``) it is only state."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr in ("assign_sub", "assign_add", "assign")
 
 
 _ITERATING_BUILTINS = frozenset({"zip", "enumerate", "list", "tuple", "sorted", "reversed", "map", "filter", "sum",

@@ -6,9 +6,10 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.scopes import every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
-from tfadvisor.rules._util import likely_tensor, single_tensor, tf_loop
+from tfadvisor.rules._util import decorator_option, likely_tensor, single_tensor, tf_loop
 from tfadvisor.rules.base import Rule, register
 
 LARGE = 100  # iterations from which an unrolled loop is worth a tf.range
@@ -90,6 +91,12 @@ def residual(x):
                 yield self.hit(loop, f"range({size}) in graph code is unrolled {size} times while tracing: "
                                      f"iterate tf.range to make one TensorFlow loop")
                 continue
+            passed = _python_int_passed(ctx, bound)
+            if passed is not None and passed[0] >= LARGE:
+                size, line = passed
+                yield self.hit(loop, f"range({bound.id}) is unrolled {size} times while tracing: {bound.id} is "  # type: ignore[attr-defined]
+                                     f"the Python int {size} (line {line}); pass it as a tensor or iterate tf.range")
+                continue
             data = _data_size(ctx, bound)
             if data is not None:
                 what, deps = data
@@ -100,6 +107,51 @@ def residual(x):
 def _literal(node: ast.AST) -> int | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
         return node.value
+    return None
+
+
+def _python_int_passed(ctx: ScopeContext, bound: ast.AST) -> tuple[int, int] | None:
+    """``range(steps)`` with ``steps`` a parameter that this module's calls of the function pass as an
+    int literal (``smooth(x, 200)``), or leave at an int default: the largest such size and its line.
+    A Python int stays Python under tf.function, so the loop is unrolled that many times. None where
+    a call passes anything else there, where an ``input_signature`` makes it a tensor, or where no
+    call is in sight (another module's callers are not read)."""
+    fn = ctx.function
+    if (fn is None or not isinstance(bound, ast.Name) or bound.id in ctx.local_names
+            or decorator_option(ctx, fn, "input_signature") is not None):
+        return None
+    positional = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    if bound.id not in positional and bound.id not in [a.arg for a in fn.args.kwonlyargs]:
+        return None
+    index = positional.index(bound.id) if bound.id in positional else None
+    default = _default_of(fn, bound.id)
+    sizes: list[tuple[int, int]] = []
+    for call in every_node(ctx.scope.root, ast.Call):
+        if not ((isinstance(call.func, ast.Name) and call.func.id == fn.name)
+                or (isinstance(call.func, ast.Attribute) and call.func.attr == fn.name)):
+            continue
+        shift = 1 if isinstance(call.func, ast.Attribute) and positional[:1] == ["self"] else 0
+        given = next((k.value for k in call.keywords if k.arg == bound.id), None)
+        if given is None and index is not None and 0 <= index - shift < len(call.args):
+            given = call.args[index - shift]
+        if given is None and (any(isinstance(a, ast.Starred) for a in call.args)
+                              or any(k.arg is None for k in call.keywords)):
+            return None
+        value = _literal(given) if given is not None else default
+        if value is None:
+            return None
+        sizes.append((value, call.lineno))
+    return max(sizes) if sizes else None
+
+
+def _default_of(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int | None:
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    for arg, default in zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults, strict=True):
+        if arg.arg == name:
+            return _literal(default)
+    for kwarg, kwdefault in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True):
+        if kwarg.arg == name and kwdefault is not None:
+            return _literal(kwdefault)
     return None
 
 
