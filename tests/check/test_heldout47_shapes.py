@@ -124,9 +124,46 @@ def test_a_step_that_descends_by_hand_is_a_step(tmp_path: Path) -> None:
 def test_an_epoch_count_fixed_by_the_call_site_is_an_unrolled_loop(tmp_path: Path) -> None:
     step, findings = _function(tmp_path, UNROLLED, "train_step")
     (unrolled,) = [f for f in findings if f.rule == "TF307"]
-    assert "1000 times" in unrolled.message and "Python int" in unrolled.message
+    assert "1000 times" in unrolled.message and "passes epoch as the Python int 1000" in unrolled.message
 
 
 def test_a_small_count_fixed_by_the_call_site_is_not(tmp_path: Path) -> None:
     _, findings = _function(tmp_path, UNROLLED.replace("model, 1000)", "model, 3)"), "train_step")
+    assert not [f for f in findings if f.rule == "TF307"]
+
+
+METHOD = """\
+    import tensorflow as tf
+
+
+    class Trainer:
+        def __init__(self):
+            self.w = tf.Variable(1.0)
+
+        @tf.function
+        def fit(self, x, epochs):
+            for _ in range(epochs):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(self.w * x - 2.0))
+                self.w.assign_sub(0.01 * tape.gradient(loss, self.w))
+            return loss
+
+
+    trainer = Trainer()
+    trainer.fit(tf.ones([4]), 300)
+"""
+
+
+def test_a_method_reads_its_calls_on_objects(tmp_path: Path) -> None:
+    _, findings = _function(tmp_path, METHOD, "Trainer.fit")
+    (unrolled,) = [f for f in findings if f.rule == "TF307"]
+    assert "300 times" in unrolled.message
+
+
+def test_a_function_does_not_read_a_method_of_the_same_name(tmp_path: Path) -> None:
+    """``other.train(x, 500)`` calls some object's method, not the module's ``train``."""
+    code = UNROLLED.replace("def train_step(", "def fit(").replace("train_step(x, y, model, 1000)",
+                                                                     "fit(x, y, model, 3)")
+    code += "    optimizer.fit(x, y, model, 1000)\n"
+    _, findings = _function(tmp_path, code, "fit")
     assert not [f for f in findings if f.rule == "TF307"]

@@ -91,11 +91,11 @@ def residual(x):
                 yield self.hit(loop, f"range({size}) in graph code is unrolled {size} times while tracing: "
                                      f"iterate tf.range to make one TensorFlow loop")
                 continue
-            passed = _python_int_passed(ctx, bound)
-            if passed is not None and passed[0] >= LARGE:
-                size, line = passed
-                yield self.hit(loop, f"range({bound.id}) is unrolled {size} times while tracing: {bound.id} is "  # type: ignore[attr-defined]
-                                     f"the Python int {size} (line {line}); pass it as a tensor or iterate tf.range")
+            passed = _python_int_passed(ctx, bound) if isinstance(bound, ast.Name) else None
+            if passed is not None and passed >= LARGE:
+                yield self.hit(loop, f"range({ast.unparse(bound)}) is unrolled {passed} times while tracing: a "
+                                     f"call passes {ast.unparse(bound)} as the Python int {passed}; pass it as "
+                                     f"a tensor or iterate tf.range")
                 continue
             data = _data_size(ctx, bound)
             if data is not None:
@@ -110,14 +110,14 @@ def _literal(node: ast.AST) -> int | None:
     return None
 
 
-def _python_int_passed(ctx: ScopeContext, bound: ast.AST) -> tuple[int, int] | None:
+def _python_int_passed(ctx: ScopeContext, bound: ast.Name) -> int | None:
     """``range(steps)`` with ``steps`` a parameter that this module's calls of the function pass as an
-    int literal (``smooth(x, 200)``), or leave at an int default: the largest such size and its line.
+    int literal (``smooth(x, 200)``), or leave at an int default: the largest such size.
     A Python int stays Python under tf.function, so the loop is unrolled that many times. None where
     a call passes anything else there, where an ``input_signature`` makes it a tensor, or where no
     call is in sight (another module's callers are not read)."""
     fn = ctx.function
-    if (fn is None or not isinstance(bound, ast.Name) or bound.id in ctx.local_names
+    if (fn is None or bound.id in ctx.local_names
             or decorator_option(ctx, fn, "input_signature") is not None):
         return None
     positional = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
@@ -125,12 +125,13 @@ def _python_int_passed(ctx: ScopeContext, bound: ast.AST) -> tuple[int, int] | N
         return None
     index = positional.index(bound.id) if bound.id in positional else None
     default = _default_of(fn, bound.id)
-    sizes: list[tuple[int, int]] = []
+    sizes: list[int] = []
+    method = ctx.scope.cls is not None  # called as ``obj.fit(...)``; a function by its own name
     for call in every_node(ctx.scope.root, ast.Call):
-        if not ((isinstance(call.func, ast.Name) and call.func.id == fn.name)
-                or (isinstance(call.func, ast.Attribute) and call.func.attr == fn.name)):
+        if not ((isinstance(call.func, ast.Attribute) and call.func.attr == fn.name) if method
+                else (isinstance(call.func, ast.Name) and call.func.id == fn.name)):
             continue
-        shift = 1 if isinstance(call.func, ast.Attribute) and positional[:1] == ["self"] else 0
+        shift = 1 if method and positional[:1] == ["self"] else 0
         given = next((k.value for k in call.keywords if k.arg == bound.id), None)
         if given is None and index is not None and 0 <= index - shift < len(call.args):
             given = call.args[index - shift]
@@ -140,7 +141,7 @@ def _python_int_passed(ctx: ScopeContext, bound: ast.AST) -> tuple[int, int] | N
         value = _literal(given) if given is not None else default
         if value is None:
             return None
-        sizes.append((value, call.lineno))
+        sizes.append(value)
     return max(sizes) if sizes else None
 
 
