@@ -53,12 +53,12 @@ CHILD = textwrap.dedent(r'''
     out["traces_after"] = m_after.predict.experimental_get_tracing_count()
     out["same"] = same
 
-    # TF307: the explicit tf.range loop gives what AutoGraph's converted range(<tensor>) gave,
-    # and one trace serves every n.
+    # TF307: with Python ints (a literal, an int argument) range unrolls while tracing; tf.range
+    # of the same bound is one TensorFlow loop: the same value from a graph a fraction the size.
     b, a = load("rule_TF307_range", "before.py"), load("rule_TF307_range", "after.py")
     x = tf.ones([5])
-    out["range"] = [(float(b["total"](x, tf.constant(n))), float(a["total"](x, tf.constant(n)))) for n in (2, 4)]
-    out["range_traces"] = a["total"].experimental_get_tracing_count()
+    out["range"] = [(float(b["total"](x, n)), float(a["total"](x, n))) for n in (150, 160)]
+    out["range_ops"] = [len(ns["total"].get_concrete_function(x, 150).graph.get_operations()) for ns in (b, a)]
 
     # Python ints passed as tensors at the call sites: one trace per `scale`, not one per step.
     for which in ("before.py", "after.py"):
@@ -82,8 +82,9 @@ def test_fixed_fixtures_run_under_tensorflow() -> None:
     assert out["after.py"] == 0  # nothing on Python's stdout any more: tf.print prints per call
     assert out["traces_before"] == 3 and out["traces_after"] == 1
     assert out["same"]
-    (b2, a2), (b4, a4) = out["range"]
-    assert b2 == a2 and b4 == a4 == 5 * (0 + 1 + 2 + 3) + 5 * 1.0 + 3 * 2.0
-    assert out["range_traces"] == 1
+    (b150, a150), (b160, a160) = out["range"]
+    assert b150 == a150 == 5 * sum(range(150)) + 200 * 1.0 + 3 * 2.0 and b160 == a160
+    ops_before, ops_after = out["range_ops"]
+    assert ops_after * 10 < ops_before  # 350 unrolled iterations against two loops
     assert out["as_tensors_before.py"] == 21 and out["as_tensors_after.py"] == 2  # 10 + 10 ints + 1 tensor
     assert out["as_tensors_value_before.py"] == out["as_tensors_value_after.py"]

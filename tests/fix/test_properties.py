@@ -110,10 +110,9 @@ def edits_for(draw, code: str, specs):
             for word, kind in (("print(", PrintToTfPrint), ("range(", RangeToTfRange)):
                 col = text.find(word)
                 if col >= 0 and "tf." not in text[max(0, col - 3):col]:
-                    extra = {"tensor_names": ("a0",)} if kind is RangeToTfRange else {}
                     edits.append(kind(origin="rule", safe=False, location=Location(
                         line=n, col=col if "for" not in text else text.find("for"), end_line=n,
-                        function=qual, def_offset=n - def_line, span=end - def_line), **extra))
+                        function=qual, def_offset=n - def_line, span=end - def_line)))
     return edits
 
 

@@ -174,14 +174,10 @@ class PrintToTfPrint(RuleEdit):
 
 @dataclass(frozen=True)
 class RangeToTfRange(RuleEdit):
-    """TF307: ``for i in range(n)`` over a tensor ``n`` unrolls; ``tf.range(n)`` makes a TF loop.
-
-    ``tensor_names`` are the names known to hold tensors (the function's tensor parameters): the
-    rewrite is refused unless every argument of ``range`` is one of them or a ``tf.*`` call.
-    """
+    """TF307: ``for i in range(n)`` with ``n`` a Python int unrolls n times while tracing;
+    ``tf.range(n)`` makes one TensorFlow loop (its loop variable a tensor: an unsafe fix)."""
 
     rule = "TF307"
-    tensor_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

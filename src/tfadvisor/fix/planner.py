@@ -27,7 +27,6 @@ from tfadvisor.fix.edits import (
     GraphPerCall,
     Location,
     PassAsTensors,
-    RangeToTfRange,
     RemoveDecorator,
     SetDecoratorOptions,
     Skipped,
@@ -295,11 +294,8 @@ def _plan_finding(finding: Finding, fn: FunctionReport | None, options: Options,
     else:
         location = Location(line=finding.line, col=finding.col, end_line=finding.end_line, cell=finding.cell,
                             cell_line=finding.cell_line)
-    extra: dict[str, Any] = {}
-    if kind is RangeToTfRange:
-        extra["tensor_names"] = tuple(fn.facts.tensor_params) if fn is not None else ()
     out.add(finding.path, kind(origin=finding.rule, reasons=(finding.rule,), safe=finding.fix.safe,
-                               description=finding.fix.description, location=location, **extra))
+                               description=finding.fix.description, location=location))
 
 
 # -- observed signatures -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from tfadvisor.fix.edits import (
     SetDecoratorOptions,
 )
 from tfadvisor.fix.names import TfNames, tf_names
+from tfadvisor.rules.tf307_unrolled_loop import LARGE as SHORT_LOOP
 
 
 class TransformError(Exception):
@@ -460,7 +461,7 @@ class _Rewriter(_Scoped, cst.CSTTransformer):
         if isinstance(edit, PrintToTfPrint):
             new, problem = _print_to_tf_print(updated_node, self.tf)
         elif isinstance(edit, RangeToTfRange):
-            new, problem = _range_to_tf_range(updated_node, self.tf, edit, self.scanner.names)
+            new, problem = _range_to_tf_range(updated_node, self.tf)
         elif isinstance(edit, DisableRunEagerly):
             new, problem = _disable_run_eagerly(updated_node)
         else:  # pragma: no cover - every RuleEdit kind is listed above
@@ -575,22 +576,16 @@ def _has_fields(node: cst.BaseExpression) -> bool:
     return False
 
 
-def _is_tensor_expr(expr: cst.BaseExpression, tensor_names: Sequence[str], names: TfNames) -> bool:
-    """A name known to hold a tensor, or a ``tf.*`` call (optionally indexed: ``tf.shape(x)[0]``)."""
-    if isinstance(expr, cst.Name):
-        return expr.value in tensor_names
-    if isinstance(expr, cst.Subscript):
-        return isinstance(expr.value, cst.Call) and _is_tensor_expr(expr.value, tensor_names, names)
-    if isinstance(expr, cst.Call):
-        return names.is_tf_call(dotted(expr.func))
-    return False
-
-
-def _range_to_tf_range(call: cst.Call, tf: str, edit: RangeToTfRange, names: TfNames) -> tuple[cst.Call | None, str | None]:
+def _range_to_tf_range(call: cst.Call, tf: str) -> tuple[cst.Call | None, str | None]:
+    """TF307 fires where AutoGraph leaves ``range`` to Python (a Python int bound: a literal, an
+    argument the call sites pass as an int, a static size of the data), which unrolls the loop;
+    ``tf.range`` of the same bound is one TensorFlow loop (conformance variants
+    power-iteration-1000 and tf-range-instead). A short literal loop is left alone: unrolling a few
+    iterations is what graph code is for."""
     if not call.args or any(a.keyword or a.star for a in call.args):
         return None, "range() with keyword or starred arguments"
-    if not any(_is_tensor_expr(a.value, edit.tensor_names, names) for a in call.args):
-        return None, "the bound is not known to be a tensor: a Python range unrolls, tf.range would change nothing useful"
+    if all(isinstance(a.value, cst.Integer) and int(a.value.value, 0) < SHORT_LOOP for a in call.args):
+        return None, f"a literal range of fewer than {SHORT_LOOP} iterations: unrolled, it stays small"
     return call.with_changes(func=cst.parse_expression(f"{tf}.range")), None
 
 
