@@ -546,7 +546,7 @@ def _decorator_info(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: Impor
     return False, {}
 
 
-def _defaults(args: ast.arguments) -> dict[str, ast.expr]:
+def parameter_defaults(args: ast.arguments) -> dict[str, ast.expr]:
     """Parameter name -> its default, positional and keyword-only."""
     positional = [*args.posonlyargs, *args.args]
     out = dict(zip([a.arg for a in positional][-len(args.defaults):], args.defaults, strict=False)) if args.defaults else {}
@@ -577,7 +577,7 @@ def _signed_tensors(params: list[Param], node: ast.FunctionDef | ast.AsyncFuncti
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, imports: ImportMap, is_method: bool) -> list[Param]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
-    defaults = _defaults(args)
+    defaults = parameter_defaults(args)
     out: list[Param] = []
     for index, arg in enumerate([*positional, *args.kwonlyargs]):
         if is_method and index == 0:
@@ -1686,7 +1686,7 @@ def _made_per_call(ctx: ScopeContext, arg: ast.AST) -> str | None:
     fn = ctx.function
     if fn is None or not isinstance(arg, ast.Name):
         return None
-    default = _defaults(fn.args).get(arg.id) if arg.id in ctx.params else None
+    default = parameter_defaults(fn.args).get(arg.id) if arg.id in ctx.params else None
     if arg.id in ctx.params and not (isinstance(default, ast.Constant) and default.value is None):
         return None
     if arg.id not in ctx.params and arg.id not in ctx.local_names:

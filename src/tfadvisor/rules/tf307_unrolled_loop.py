@@ -6,6 +6,7 @@ import ast
 from collections.abc import Iterator
 
 from tfadvisor.analysis.context import ScopeContext
+from tfadvisor.analysis.module import parameter_defaults
 from tfadvisor.analysis.scopes import every_node
 from tfadvisor.analysis.summary import Hit
 from tfadvisor.model import Severity
@@ -91,11 +92,10 @@ def residual(x):
                 yield self.hit(loop, f"range({size}) in graph code is unrolled {size} times while tracing: "
                                      f"iterate tf.range to make one TensorFlow loop")
                 continue
-            passed = _python_int_passed(ctx, bound) if isinstance(bound, ast.Name) else None
-            if passed is not None and passed >= LARGE:
-                yield self.hit(loop, f"range({ast.unparse(bound)}) is unrolled {passed} times while tracing: a "
-                                     f"call passes {ast.unparse(bound)} as the Python int {passed}; pass it as "
-                                     f"a tensor or iterate tf.range")
+            if isinstance(bound, ast.Name) and (passed := _python_int_passed(ctx, bound)) is not None \
+                    and passed >= LARGE:
+                yield self.hit(loop, f"range({bound.id}) is unrolled {passed} times while tracing: a call passes "
+                                     f"{bound.id} as the Python int {passed}; pass it as a tensor or iterate tf.range")
                 continue
             data = _data_size(ctx, bound)
             if data is not None:
@@ -104,7 +104,7 @@ def residual(x):
                                      f"one trace per size; iterate tf.range", depends_on=deps)
 
 
-def _literal(node: ast.AST) -> int | None:
+def _literal(node: ast.AST | None) -> int | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
         return node.value
     return None
@@ -124,7 +124,7 @@ def _python_int_passed(ctx: ScopeContext, bound: ast.Name) -> int | None:
     if bound.id not in positional and bound.id not in [a.arg for a in fn.args.kwonlyargs]:
         return None
     index = positional.index(bound.id) if bound.id in positional else None
-    default = _default_of(fn, bound.id)
+    default = _literal(parameter_defaults(fn.args).get(bound.id))
     sizes: list[int] = []
     method = ctx.scope.cls is not None  # called as ``obj.fit(...)``; a function by its own name
     for call in every_node(ctx.scope.root, ast.Call):
@@ -143,17 +143,6 @@ def _python_int_passed(ctx: ScopeContext, bound: ast.Name) -> int | None:
             return None
         sizes.append(value)
     return max(sizes) if sizes else None
-
-
-def _default_of(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> int | None:
-    positional = [*fn.args.posonlyargs, *fn.args.args]
-    for arg, default in zip(positional[len(positional) - len(fn.args.defaults):], fn.args.defaults, strict=True):
-        if arg.arg == name:
-            return _literal(default)
-    for kwarg, kwdefault in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True):
-        if kwarg.arg == name and kwdefault is not None:
-            return _literal(kwdefault)
-    return None
 
 
 def _data_size(ctx: ScopeContext, node: ast.AST) -> tuple[str, tuple[str, ...]] | None:
