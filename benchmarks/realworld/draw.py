@@ -11,6 +11,7 @@
     python draw.py assign PREFIX --elig elig.tsv --reports DIR --excluded EXCLUDED.txt --out judges.json
     python draw.py sample --judges judges.json --reports DIR --excluded EXCLUDED.txt --seed S --out DIR --private FILE
     python draw.py folders heldoutNN --judges judges.json --round-b DIR --excluded EXCLUDED.txt --prompts DIR
+    python draw.py second blind/heldoutNN --reports DIR ... --seed S --judge rNNa --judge rNNb --into DIR   # after the figures
 
 Every step is mechanical: it reads names, file contents' hashes, eligibility text searches and the
 frozen tool's reports, never a judge's or a person's reading of the code, and every random choice
@@ -489,6 +490,46 @@ def cmd_folders(args: argparse.Namespace) -> None:
     print(f"{len(judges)} judges' folders in {args.into}; prompts in {args.prompts}; {script}")
 
 
+def cmd_second(args: argparse.Namespace) -> None:
+    """A second opinion's functions (after a split's figures are read): every round-B function whose
+    verdict asks for a change at any version, and --status-quo of the others at random, split between
+    the second judges by repository (balanced by count); each judge's ``functions.txt``, ``repos.txt``
+    and ``scratch/`` under --into, its prompt from the split's ``second-opinion/PROMPT.txt``."""
+    split = args.split.rstrip("/")
+    keys: set[str] = set()
+    for path in sorted(glob.glob(os.path.join(split, "*-judgments.jsonl"))):
+        for line in open(path):
+            if line.strip():
+                keys.add(json.loads(line)["key"])
+    asks: set[str] = set()
+    for folder in args.reports:
+        for repo in {k.split(":", 1)[0] for k in keys}:
+            asks.update(f"{repo}:{fn['id']}" for fn in report(folder, repo)["functions"]
+                        if fn["verdict"] in CHANGE and f"{repo}:{fn['id']}" in keys)
+    quo = sorted(keys - asks)
+    picked = sorted(asks) + sorted(random.Random(args.seed).sample(quo, min(len(quo), args.status_quo)))
+    by_repo: dict[str, list[str]] = collections.defaultdict(list)
+    for key in picked:
+        by_repo[key.split(":", 1)[0]].append(key)
+    share: dict[str, list[str]] = {judge: [] for judge in args.judge}
+    for repo in sorted(by_repo, key=lambda r: (-len(by_repo[r]), r)):  # largest first, to the lightest judge
+        judge = min(share, key=lambda j: (len(share[j]), args.judge.index(j)))
+        share[judge] += by_repo[repo]
+    prompt = open(os.path.join(split, "second-opinion", "PROMPT.txt")).read()
+    for judge, items in share.items():
+        folder = os.path.join(args.into, judge)
+        os.makedirs(os.path.join(folder, "scratch"), exist_ok=True)
+        random.Random(f"{args.seed}-{judge}").shuffle(items)
+        repos = sorted({k.split(":", 1)[0] for k in items})
+        for name, lines in (("functions.txt", items), ("repos.txt", repos)):
+            with open(os.path.join(folder, name), "w", errors="surrogateescape") as f:
+                f.write("".join(line + "\n" for line in lines))
+        with open(os.path.join(args.into, f"prompt-{judge}.txt"), "w") as f:
+            f.write(prompt.replace("JUDGE", judge))
+        print(judge, "functions", len(items), "repositories", len(repos))
+    print("change-asking", len(asks), "status quo", len(picked) - len(asks), "of", len(quo))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
@@ -570,6 +611,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scripts", default="/tmp", help="where the round-B copy script goes (the prompts name /tmp)")
     p.add_argument("--prompts", required=True, help="where each judge's prompt is written (the lead's folder)")
     p.set_defaults(run=cmd_folders)
+    p = sub.add_parser("second", help="a second opinion's functions and folders (after the figures)")
+    p.add_argument("split", help="the split's folder (its *-judgments.jsonl and second-opinion/PROMPT.txt)")
+    p.add_argument("--reports", action="append", required=True, help="each version's reports")
+    p.add_argument("--seed", type=int, required=True)
+    p.add_argument("--status-quo", type=int, default=20)
+    p.add_argument("--judge", action="append", required=True, help="the second judges' names (repeat)")
+    p.add_argument("--into", required=True, help="the second judges' folders and prompts")
+    p.set_defaults(run=cmd_second)
     args = parser.parse_args(argv)
     args.run(args)
 
