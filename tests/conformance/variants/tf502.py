@@ -330,4 +330,25 @@ VARIANTS = [
         """, tf="differs", real=True,
       note="x > 0 on a tensor is an op and the if becomes a tf.cond: graph work, not an empty graph "
            "(heldout39: an AutoGraph course notebook's demo, told undecorate, judged keep)"),
+    V("counts-a-dataset-into-an-attribute-tensor", """
+        import tensorflow as tf
+
+        class Files:
+            def __init__(self):
+                self.files = tf.data.Dataset.range(5)
+                self.zero = tf.constant(0, dtype=tf.int64)
+
+            @tf.function
+            def count(self):
+                n = self.zero
+                for _ in self.files:
+                    n += 1
+                return n
+
+        def main():
+            files = Files()
+            return int(files.count())
+        """, tf="same", real=True,
+      note="n += 1 on a tensor the object holds is an op, and the loop over a dataset becomes a reduce: "
+           "graph work (heldout48: a U-Net dataset class's element count, told no tensor work)"),
 ]
