@@ -1431,6 +1431,15 @@ def _run_by_strategy(ctx: ScopeContext, call: ast.Call) -> tuple[str, list[ast.e
     return name, list(elements)
 
 
+def _sweeps(ctx: ScopeContext) -> frozenset[int]:
+    """The loops of this scope whose body clears the Keras session (their ids), found once."""
+    def build() -> frozenset[int]:
+        clears = [n for n in ctx.scope.nodes(ast.Call) if _clears_keras(ctx.call_name(n))]
+        return frozenset(id(loop) for call in clears for loop in ctx.enclosing(call)
+                         if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)))
+    return ctx.scope.cached("sweeps", build)
+
+
 def _clears_keras(name: str | None) -> bool:
     """``tf.keras.backend.clear_session()``, ``keras.utils.clear_session()``."""
     return name is not None and name.rsplit(".", 1)[-1] == "clear_session" and "keras" in name
@@ -1447,7 +1456,7 @@ def _rare(ctx: ScopeContext, call: ast.Call) -> bool:
     counted = [loop for loop in loops if not _handful(loop)]
     if not counted:
         return True  # ``for i in range(9):`` plotting nine augmented images: a handful of calls
-    if any(isinstance(n, ast.Call) and _clears_keras(ctx.call_name(n)) for n in walk(counted[-1])):
+    if id(counted[-1]) in _sweeps(ctx):
         return True  # each iteration resets Keras: a sweep (batch sizes, settings), a few rounds
     # the innermost loop that repeats: ``for x in val_ds.take(1):`` under ``if step % 100 == 0:``
     # inside the loop over batches runs once per hundred batches
@@ -2074,9 +2083,9 @@ def _wrapped(ctx: ScopeContext) -> list[tuple[str, int, dict[str, str], str | No
 
 def _other_branches(ctx: ScopeContext, call: ast.Call, qualname: str) -> list[int]:
     """``if dims == 2: def step(...)`` ``elif dims == 3: def step(...)``, then ``tf.function(step)``:
-    the call wraps whichever was defined, so every definition above it in another branch of an
-    ``if`` than each later one (heldout48: a fluid simulator's 2-D and 3-D integrators, judged keep).
-    Their lines, each the line its own definition is live at."""
+    the call wraps whichever definition ran (heldout48: a fluid simulator's 2-D and 3-D integrators,
+    judged keep). The lines of the earlier definitions no later one replaces on every path (each
+    later one sits in another branch of an ``if``): each is the line its own definition is live at."""
     defs = sorted((c.node for c in ctx.scope.children if c.qualname == qualname
                    and isinstance(c.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and c.node.lineno < call.lineno),
                   key=lambda n: n.lineno)
