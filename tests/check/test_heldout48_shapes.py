@@ -8,6 +8,10 @@
   in self.files: n += 1``) was told it does no tensor work (TF502) and to drop the decorator; an
   augmented assignment is arithmetic like any other (conformance variant
   counts-a-dataset-into-an-attribute-tensor runs it: a reduce over the dataset, graph work);
+- a decorated helper that only turns a Python dtype into a constant (``tf.constant(0, dtype=t)``),
+  called once per dataset made, was kept as tensor work; its traced graph holds one Const node and
+  computes nothing (judged undecorate or keep; TF502's conformance variant string-formatting, a
+  known miss until then, is the same shape);
 - a batch-size probe: ``try_batch_size`` clears the Keras session and tries one training step, and a
   loop doubling the batch size after each ``clear_session()`` calls ``train_step`` once per size. Both
   were told to change (fix-first, decorate); the judges left them eager: each call starts afresh,
@@ -162,3 +166,33 @@ def test_the_same_step_in_a_training_loop_is_decorated(tmp_path: Path) -> None:
     code = PROBE.replace("        tf.keras.backend.clear_session()\n", "").replace("size *= 2", "size += 0")
     functions, _ = _functions(tmp_path, code)
     assert functions["train_step"].verdict is Verdict.DECORATE
+
+
+CONSTANTS = """\
+    import tensorflow as tf
+
+
+    @tf.function
+    def default_for(dtype):
+        return tf.constant(0, dtype=dtype)
+
+
+    def make_defaults(dtypes):
+        return [default_for(t) for t in dtypes]
+
+
+    print(make_defaults((tf.int32, tf.float32, tf.int64)))
+"""
+
+
+def test_a_function_that_only_makes_constants_does_no_tensor_work(tmp_path: Path) -> None:
+    functions, findings = _functions(tmp_path, CONSTANTS)
+    assert functions["default_for"].verdict is Verdict.UNDECORATE
+    assert [f for f in findings if f.rule == "TF502"]
+
+
+def test_arithmetic_on_the_constant_is_work(tmp_path: Path) -> None:
+    code = CONSTANTS.replace("return tf.constant(0, dtype=dtype)", "return tf.math.log(tf.constant(1, dtype=dtype))")
+    functions, findings = _functions(tmp_path, code)
+    assert functions["default_for"].verdict is not Verdict.UNDECORATE
+    assert not [f for f in findings if f.rule == "TF502"]

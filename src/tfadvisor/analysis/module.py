@@ -770,7 +770,7 @@ def _count_calls(fn: FunctionSummary, ctx: ScopeContext, params: dict[str, Param
                 word in name.rsplit(".", 1)[-1].lower() for word in _SCORE_WORDS)):
             fn.scores += 1
         if tfapi.is_tensor_op(name):
-            tensor_ops += 1
+            tensor_ops += name not in tfapi.COMPUTES_NOTHING
             _param_evidence(params, call, "tensor", f"passed to {name}")
         elif name and (tfapi.creates_variable(name) or tfapi.is_keras_builder(name)
                        or name.endswith(".add_weight")):

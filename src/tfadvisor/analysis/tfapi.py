@@ -27,6 +27,10 @@ _TF_NOT_OPS = (
     "tensorflow.lite", "tensorflow.sysconfig", "tensorflow.version", "tensorflow.compat.v1.disable",
 )
 
+# Calls that put no computation in a graph (a Const or an Identity node): a tf.function that makes
+# only these traces an empty graph (TF502's conformance, tests/conformance/runner.py's plumbing)
+COMPUTES_NOTHING = frozenset({"tensorflow.constant", "tensorflow.convert_to_tensor", "tensorflow.identity"})
+
 _KERAS_OPS = ("keras.ops.", "keras.activations.", "keras.backend.", "keras.losses.",
               "keras.metrics.", "keras.random.")
 _KERAS_BUILDERS = ("keras.layers.", "keras.Model", "keras.Sequential", "keras.models.",
