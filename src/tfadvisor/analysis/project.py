@@ -849,6 +849,12 @@ class Project:
         return any(cls in self._modules_by_name[module].compiled for module in driven
                    if module in self._modules_by_name)
 
+    def _a_schedule(self, fn: FunctionSummary) -> bool:
+        """A method of a Keras ``LearningRateSchedule`` subclass (heldout48: a schedule's ``__call__``
+        that stored its rate with ``.numpy()``, which raises under fit; conformance TF206)."""
+        return fn.class_qualname is not None and any(
+            base.endswith(".LearningRateSchedule") for base in self.class_bases(fn.module, fn.class_qualname))
+
     def _called_by_name(self, module: str, name: str) -> bool:
         """Some code of ``module`` calls ``<object>.name(...)`` (not on self or super())."""
         return any(site.callee.endswith("." + name) and not site.callee.startswith(("self.", "super", "cls."))
@@ -978,6 +984,9 @@ class Project:
                      and not self._called_only_directly(x.fn))
                  # a metric that a fitting module uses: its compiled step traces update_state/result
                  or (x.framework == "keras" and x.fn.name in graph_context.KERAS_METRIC_METHODS
+                     and self._used_where_fitted(x, driven))
+                 # a learning-rate schedule a fitting module uses: the optimizer calls it in that step
+                 or (x.framework == "keras" and x.fn.name == "__call__" and self._a_schedule(x.fn)
                      and self._used_where_fitted(x, driven))]
         graph = self.graph_code(roots)
         by_qualname = {(x.fn.module, x.fn.qualname): fid for fid, x in self.functions.items()}
@@ -998,7 +1007,9 @@ class Project:
             if linked.decorated or linked.graph_reason is not None:
                 continue
             origin = self.functions[root]
-            if origin.framework == "keras" and not origin.decorated and root == fid:
+            if origin.framework == "keras" and not origin.decorated and root == fid and self._a_schedule(origin.fn):
+                linked.graph_reason = "the optimizer calls this schedule inside Keras's own tf.function (fit)"
+            elif origin.framework == "keras" and not origin.decorated and root == fid:
                 linked.graph_reason = f"Keras runs {origin.fn.name}() inside its own tf.function (fit, evaluate, predict)"
             else:
                 linked.graph_reason = f"called from graph code ({origin.fn.qualname})"

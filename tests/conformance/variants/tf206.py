@@ -505,4 +505,53 @@ VARIANTS = [
             return losses, history
         """, tf="eager-on", real=True,
       note="the switch at the top of the script runs the decorated loss eagerly: .numpy() works (heldout36: a clustering script that plots from its loss)"),
+    V("learning-rate-schedule-reads-numpy-under-fit", """
+        import numpy as np
+        import tensorflow as tf
+
+        class WarmupSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.current = base
+
+            def __call__(self, step):
+                lr = self.base / tf.sqrt(tf.cast(step, tf.float32) + 1.0)
+                self.current = lr.numpy()
+                return lr
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+            model.compile(optimizer=tf.keras.optimizers.Adam(WarmupSchedule(0.01)), loss="mse")
+            model.fit(np.ones((8, 4)), np.ones((8, 1)), epochs=1, verbose=0)
+            return model.optimizer.iterations.numpy()
+        """, tf="raises", real=True,
+      note="the optimizer calls the schedule inside Keras's compiled step: lr is symbolic there "
+           "(heldout48: a segmentation project's schedule that stored its rate with .numpy())"),
+    V("learning-rate-schedule-reads-numpy-in-an-eager-loop", """
+        import numpy as np
+        import tensorflow as tf
+
+        class WarmupSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
+            def __init__(self, base):
+                super().__init__()
+                self.base = base
+                self.current = base
+
+            def __call__(self, step):
+                lr = self.base / tf.sqrt(tf.cast(step, tf.float32) + 1.0)
+                self.current = lr.numpy()
+                return lr
+
+        def main():
+            model = tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(1)])
+            optimizer = tf.keras.optimizers.Adam(WarmupSchedule(0.01))
+            for _ in range(3):
+                with tf.GradientTape() as tape:
+                    loss = tf.reduce_mean(tf.square(model(np.ones((8, 4))) - 1.0))
+                grads = tape.gradient(loss, model.trainable_variables)
+                optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return float(loss)
+        """, tf="same", real=True,
+      note="an eager loop calls the optimizer, and so the schedule, with concrete tensors"),
 ]
