@@ -11,7 +11,8 @@
 - a decorated helper that only turns a Python dtype into a constant (``tf.constant(0, dtype=t)``),
   called once per dataset made, was kept as tensor work; its traced graph holds one Const node and
   computes nothing (judged undecorate or keep; TF502's conformance variant string-formatting, a
-  known miss until then, is the same shape);
+  known miss until then, is the same shape); its parameter, handed on as ``dtype=``, read as a
+  tensor, so ``if dtype == tf.string:`` read as a tensor comparison;
 - a test of a library that wraps tf.function (``tf_dataclass.function``, defined in one module and
   re-exported by the package's ``__init__``) decorates its functions with the re-exported name:
   the wrapper was known only under its defining module's name, so they read as undecorated;
@@ -231,3 +232,24 @@ def test_a_wrapper_re_exported_by_its_package_still_wraps(tmp_path: Path) -> Non
                               "tfwrap/tools.py": WRAPPER, "train.py": USES_THE_WRAPPER})
     (scale,) = [f for f in report.functions if f.qualname == "scale"]
     assert scale.verdict is Verdict.KEEP
+
+
+DTYPE_DEFAULTS = """\
+    import tensorflow as tf
+
+
+    @tf.function
+    def default_for_type(dtype):
+        if dtype == tf.string:
+            return tf.constant([""], dtype=dtype)
+        return tf.constant([0.0], dtype=tf.float32)
+
+
+    print([default_for_type(t) for t in (tf.string, tf.float32)])
+"""
+
+
+def test_a_parameter_handed_on_as_dtype_is_a_python_value(tmp_path: Path) -> None:
+    functions, findings = _functions(tmp_path, DTYPE_DEFAULTS)
+    assert functions["default_for_type"].verdict is Verdict.UNDECORATE
+    assert [f for f in findings if f.rule == "TF502"]

@@ -1221,7 +1221,8 @@ def _pure_python(case: Case) -> Decision | None:
         return Decision(Verdict.KEEP, assumptions=[
             "no tensor work besides tf.print, which runs on every call as a graph op: graph mode gains "
             "nothing, and the decorator is harmless"])
-    return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=["no TensorFlow op in it or its callees: only Python"])
+    return Decision(Verdict.UNDECORATE, ["TF502"], assumptions=[
+        "no TensorFlow op that computes in it or its callees: only Python (and constants)"])
 
 
 def _keep(case: Case) -> Decision:

@@ -1321,12 +1321,23 @@ def _fed_back(ctx: ScopeContext) -> dict[int, frozenset[str]]:
     return ctx.scope.cached("fed_back", build)
 
 
+# Keywords whose value is never a tensor: ``tf.constant(0, dtype=dtype)`` is handed a Python DType
+# (heldout48: a helper turning a dtype into a default value read its parameter as a tensor)
+_PYTHON_KEYWORDS = frozenset({"dtype", "name"})
+
+
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if isinstance(arg, ast.Starred):
             arg = arg.value
         if isinstance(arg, ast.Name) and arg.id in params and params[arg.id].kind == "unknown":
             params[arg.id].kind, params[arg.id].evidence = kind, why  # type: ignore[assignment]
+    if kind == "tensor":
+        for keyword in call.keywords:
+            value = keyword.value
+            if keyword.arg in _PYTHON_KEYWORDS and isinstance(value, ast.Name) and value.id in params \
+                    and params[value.id].evidence == why:
+                params[value.id].kind, params[value.id].evidence = "primitive", f"passed as {keyword.arg}="
 
 
 def _rebound_here(ctx: ScopeContext, params: set[str]) -> frozenset[str]:
