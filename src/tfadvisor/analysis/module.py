@@ -1327,17 +1327,15 @@ _PYTHON_KEYWORDS = frozenset({"dtype", "name"})
 
 
 def _param_evidence(params: dict[str, Param], call: ast.Call, kind: str, why: str) -> None:
-    for arg in [*call.args, *(k.value for k in call.keywords)]:
+    for keyword, arg in [*((None, a) for a in call.args), *((k.arg, k.value) for k in call.keywords)]:
         if isinstance(arg, ast.Starred):
             arg = arg.value
-        if isinstance(arg, ast.Name) and arg.id in params and params[arg.id].kind == "unknown":
+        if not (isinstance(arg, ast.Name) and arg.id in params and params[arg.id].kind == "unknown"):
+            continue
+        if kind == "tensor" and keyword in _PYTHON_KEYWORDS:
+            params[arg.id].kind, params[arg.id].evidence = "primitive", f"passed as {keyword}="
+        else:
             params[arg.id].kind, params[arg.id].evidence = kind, why  # type: ignore[assignment]
-    if kind == "tensor":
-        for keyword in call.keywords:
-            value = keyword.value
-            if keyword.arg in _PYTHON_KEYWORDS and isinstance(value, ast.Name) and value.id in params \
-                    and params[value.id].evidence == why:
-                params[value.id].kind, params[value.id].evidence = "primitive", f"passed as {keyword.arg}="
 
 
 def _rebound_here(ctx: ScopeContext, params: set[str]) -> frozenset[str]:

@@ -257,21 +257,25 @@ class Project:
                 return self._star_imported(module, callee, where)
             return found_here
         # A dotted name: a function of another module (or a class's method called on the class).
-        found = self._split_module(callee, near=where)
+        found = self._split_through_reexports(callee, near=where)
         if found is not None:
             return self._by_module.get(found[0], {}).get(found[1])
-        handed_on = callee
-        for _ in range(4):  # a chain of packages handing a name on (never a cycle)
-            next_name = self._through_reexport(handed_on)
-            if next_name is None:
-                break
-            handed_on = next_name
-            found = self._split_module(handed_on, near=where)
-            if found is not None:
-                return self._by_module.get(found[0], {}).get(found[1])
         if callee.split(".", 1)[0] in local or callee.split(".", 1)[0] in self._classes.get(module, {}):
             return self._live(local.get(callee), line, where)
         return self._suffix_unique.get(".".join(callee.rsplit(".", 2)[-2:]))
+
+    def _split_through_reexports(self, dotted: str, near: str | None = None) -> tuple[str, str] | None:
+        """``_split_module`` of ``dotted``, or of the name a chain of packages hands it on as
+        (``_through_reexport``): the module that defines it and the name there."""
+        for _ in range(5):  # the name, then a chain of packages handing it on (never a cycle)
+            found = self._split_module(dotted, near=near)
+            if found is not None:
+                return found
+            handed_on = self._through_reexport(dotted)
+            if handed_on is None:
+                return None
+            dotted = handed_on
+        return None
 
     def _through_reexport(self, dotted: str) -> str | None:
         """``tf2_gnn.models.GraphTaskModel.run_one_epoch`` where ``tf2_gnn/models/__init__.py`` does
@@ -706,15 +710,8 @@ class Project:
         imports from ``packing_tools``: heldout48, a test's wrapped function told leave-eager)."""
         if "." not in name:
             return f"{mod.module}.{name}"
-        for _ in range(4):  # a chain of packages handing a name on (never a cycle)
-            found = self._split_module(name)
-            if found is not None:
-                return f"{found[0]}.{found[1]}"
-            handed_on = self._through_reexport(name)
-            if handed_on is None:
-                break
-            name = handed_on
-        return name
+        found = self._split_through_reexports(name)
+        return f"{found[0]}.{found[1]}" if found else name
 
     def _mark_handed_and_exported(self) -> None:
         eager_wrappers = {f"{mod.module}.{name}" for mod in self.modules for name in mod.eager_wrappers}
@@ -1007,10 +1004,10 @@ class Project:
             if linked.decorated or linked.graph_reason is not None:
                 continue
             origin = self.functions[root]
-            if origin.framework == "keras" and not origin.decorated and root == fid and self._a_schedule(origin.fn):
-                linked.graph_reason = "the optimizer calls this schedule inside Keras's own tf.function (fit)"
-            elif origin.framework == "keras" and not origin.decorated and root == fid:
-                linked.graph_reason = f"Keras runs {origin.fn.name}() inside its own tf.function (fit, evaluate, predict)"
+            if origin.framework == "keras" and not origin.decorated and root == fid:
+                linked.graph_reason = (
+                    "the optimizer calls this schedule inside Keras's own tf.function (fit)" if self._a_schedule(origin.fn)
+                    else f"Keras runs {origin.fn.name}() inside its own tf.function (fit, evaluate, predict)")
             else:
                 linked.graph_reason = f"called from graph code ({origin.fn.qualname})"
         return graph
